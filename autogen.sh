@@ -1,0 +1,7 @@
+#!/bin/sh
+# Generates configure and the Makefile.in files from a git checkout.
+set -e
+cd "$(dirname "$0")"
+autoreconf --install --force --warnings=all,no-portability "$@"
+# The shell tests use automake's own driver; automake installs it only for the default driver.
+cp -f "$(automake --print-libdir)/test-driver" config/test-driver

@@ -1,0 +1,150 @@
+/* The plugin boundary: the descriptor every component exports and the host API it calls back.
+ * Plain C, so that a component built by another compiler, or written in C, still loads. */
+#ifndef PLEXUS_COMPONENT_H
+#define PLEXUS_COMPONENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <plexus/status.h>
+#include <plexus/param.h>
+#include <plexus/output.h>
+#include <plexus/topology.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "PLXC": the first four bytes of every descriptor; anything else is not a Plexus component. */
+#define PLEXUS_COMPONENT_MAGIC 0x504C5843u
+
+/* The MCA ABI. Major changes break every component (the plugin folder is named after it:
+ * plugins-<major>); minor additions keep old components loadable (a component built for minor m
+ * loads into a core of minor >= m). */
+#define PLEXUS_MCA_ABI_MAJOR 1
+#define PLEXUS_MCA_ABI_MINOR 0
+
+/* Priority bands, so that third parties rank themselves consistently (ties are broken by name). */
+#define PLEXUS_PRIORITY_FALLBACK_MAX 19  /*  0-19: portable fallback (basic, self, tcp)         */
+#define PLEXUS_PRIORITY_GENERIC_MAX 49   /* 20-49: generic accelerated (sm, shm_inter)          */
+#define PLEXUS_PRIORITY_HARDWARE_MAX 89  /* 50-89: hardware-specific (openib, sci, mcast)       */
+#define PLEXUS_PRIORITY_MAX 100          /* 90-100: reserved for users forcing a choice         */
+
+#define PLEXUS_REASON_MAX 256
+
+typedef struct plexus_host_api plexus_host_api_t;
+
+/* Why a component cannot run here, in words a user can act on ("no InfiniBand device found"). */
+typedef struct plexus_reason {
+    char text[PLEXUS_REASON_MAX];
+} plexus_reason_t;
+
+/* The answer of query(): how much the component wants to serve the scope, and the module that
+ * serves it (the framework's module struct, see btl.h, coll.h, ...). */
+typedef struct plexus_query_result {
+    int priority;         /* 0-100, see the bands above */
+    void *module;         /* framework module, or NULL where the framework needs none */
+    plexus_reason_t why;  /* filled when query returns PLEXUS_ERR_NOT_AVAILABLE */
+} plexus_query_result_t;
+
+/* The descriptor. A component exports exactly one, as
+ *   const plexus_component_t plexus_<framework>_<name>_component;
+ * in a file named plexus_<framework>_<name>.so. The core checks magic, struct_size, the ABI
+ * versions and both names before it calls any function pointer. */
+typedef struct plexus_component {
+    uint32_t magic;        /* PLEXUS_COMPONENT_MAGIC */
+    uint32_t struct_size;  /* sizeof(plexus_component_t) as the component was built */
+    uint16_t abi_major;    /* PLEXUS_MCA_ABI_MAJOR the component was built against */
+    uint16_t abi_minor;
+
+    const char *framework;     /* "btl", "coll", "osc", "dpm", "reconf" */
+    uint16_t framework_major;  /* the framework interface version (PLEXUS_BTL_MAJOR, ...) */
+    uint16_t framework_minor;
+
+    const char *name;  /* component name: [a-z0-9_]+, unique in its framework */
+    uint16_t version_major;
+    uint16_t version_minor;
+    uint16_t version_release;
+    uint16_t reserved0;
+
+    const char *package;      /* the distribution package that ships it, e.g. "plexus-btl-openib" */
+    const char *license;      /* SPDX identifier */
+    const char *description;  /* one line for plexus_info */
+
+    /* Register parameters; called for every component found, selected or not, so that
+     * plexus_info can show them. NULL when the component has none. */
+    int (*register_params)(const plexus_host_api_t *host, const struct plexus_component *self);
+    /* Acquire process-wide resources. PLEXUS_ERR_NOT_AVAILABLE + why: cannot run here. */
+    int (*open)(const plexus_host_api_t *host, plexus_reason_t *why);
+    /* Release what open acquired. */
+    int (*close)(void);
+    /* Offer a module for a scope (NULL for process-wide frameworks, the communicator or window
+     * description for coll and osc). PLEXUS_ERR_NOT_AVAILABLE + result->why: not for this scope. */
+    int (*query)(const void *scope, plexus_query_result_t *result);
+} plexus_component_t;
+
+/* Progress callbacks return how many events they completed; 0 means "nothing happened", which
+ * lets the engine back off. */
+typedef int (*plexus_progress_fn_t)(void *ctx);
+
+/* What the core offers components. Versioned: members are only ever appended, a component checks
+ * minor (or struct_size) before using a member newer than the version it was built for. */
+#define PLEXUS_HOST_API_MAJOR 1
+#define PLEXUS_HOST_API_MINOR 0
+
+struct plexus_host_api {
+    uint32_t struct_size;
+    uint16_t major;
+    uint16_t minor;
+
+    /* Parameters: register one of self's parameters (full name <framework>_<component>_<name>);
+     * read any parameter by its full name. */
+    int (*param_register)(const plexus_component_t *self, const plexus_param_desc_t *desc);
+    int (*param_lookup)(const char *full_name, plexus_param_value_t *out);
+
+    /* Output: level PLEXUS_LOG_ERROR/WARN always print; verbose levels print when at or below
+     * <framework>_base_verbose. */
+    void (*log)(const plexus_component_t *self, int level, const char *fmt, ...)
+#if defined(__GNUC__)
+        __attribute__((format(printf, 3, 4)))
+#endif
+        ;
+    int (*verbosity)(const plexus_component_t *self);
+
+    /* Progress: callbacks the engine polls while anybody waits. */
+    int (*progress_register)(plexus_progress_fn_t fn, void *ctx);
+    int (*progress_unregister)(plexus_progress_fn_t fn, void *ctx);
+
+    /* Topology of this node (hwloc underneath). */
+    int (*topology_summary)(plexus_topology_summary_t *out);
+    int (*topology_relation)(const char *cpuset_a, const char *cpuset_b, unsigned *shared_levels);
+    int (*topology_self_cpuset)(char *buf, size_t len);
+};
+
+/* Helpers for writing a descriptor. */
+#if defined(__GNUC__)
+#define PLEXUS_EXPORT __attribute__((visibility("default")))
+#else
+#define PLEXUS_EXPORT
+#endif
+
+#define PLEXUS_COMPONENT_SYMBOL(fw, name) plexus_##fw##_##name##_component
+
+#ifdef __cplusplus
+#define PLEXUS_DECLARE_COMPONENT(fw, name) \
+    extern "C" PLEXUS_EXPORT const plexus_component_t PLEXUS_COMPONENT_SYMBOL(fw, name)
+#else
+#define PLEXUS_DECLARE_COMPONENT(fw, name) \
+    PLEXUS_EXPORT const plexus_component_t PLEXUS_COMPONENT_SYMBOL(fw, name)
+#endif
+
+/* Fills the fields every descriptor shares; use it first in an initializer list. */
+#define PLEXUS_COMPONENT_INIT(fw, fw_major, fw_minor, cname, vmaj, vmin, vrel)                \
+    PLEXUS_COMPONENT_MAGIC, (uint32_t)sizeof(plexus_component_t), PLEXUS_MCA_ABI_MAJOR,       \
+        PLEXUS_MCA_ABI_MINOR, #fw, (fw_major), (fw_minor), #cname, (vmaj), (vmin), (vrel), 0
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PLEXUS_COMPONENT_H */

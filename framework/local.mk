@@ -1,0 +1,40 @@
+# The core library: the MCA core (registry, loaders, parameters, selection), the runtime pieces
+# components reach through the host API, and the installed component SDK headers.
+lib_LTLIBRARIES += framework/libplexus.la
+
+framework_libplexus_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/framework $(HWLOC_CFLAGS) \
+	-DPLEXUS_SYSCONFDIR='"$(sysconfdir)"' -DPLEXUS_PLUGINDIR='"$(plexus_plugindir)"'
+framework_libplexus_la_SOURCES = \
+	framework/mca/param_value.h framework/mca/param_value.cc \
+	framework/mca/param_sources.h framework/mca/param_sources.cc \
+	framework/mca/param_registry.h framework/mca/param_registry.cc \
+	framework/mca/name_suggest.h framework/mca/name_suggest.cc \
+	framework/mca/loader.h framework/mca/loader_backends.h framework/mca/loader_factory.cc framework/mca/loader_ltdl.cc \
+	framework/mca/descriptor_check.h framework/mca/descriptor_check.cc \
+	framework/mca/component_repository.h framework/mca/component_repository.cc \
+	framework/mca/static_components.h \
+	framework/mca/selection_list.h framework/mca/selection_list.cc \
+	framework/mca/framework.h framework/mca/framework.cc \
+	framework/mca/selection.h framework/mca/selection.cc \
+	framework/mca/output.h framework/mca/output.cc \
+	framework/mca/host_api.h framework/mca/host_api.cc \
+	framework/mca/mca_core.h framework/mca/mca_core.cc \
+	framework/runtime/topology.h framework/runtime/topology.cc \
+	framework/runtime/progress.h framework/runtime/progress.cc
+nodist_framework_libplexus_la_SOURCES = framework/mca/static_components.cc
+framework_libplexus_la_LIBADD = $(HWLOC_LIBS) $(LTDL_LIBS)
+framework_libplexus_la_LDFLAGS = -version-info 0:0:0
+if HAVE_BOOST_DLL
+framework_libplexus_la_SOURCES += framework/mca/loader_boost.cc
+framework_libplexus_la_LIBADD += $(BOOST_DLL_LIBS)
+endif
+
+# The SDK: what a third-party component compiles against (no library to link).
+plexusincludedir = $(includedir)/plexus
+plexusinclude_HEADERS = \
+	framework/include/plexus/component.h framework/include/plexus/status.h \
+	framework/include/plexus/param.h framework/include/plexus/output.h \
+	framework/include/plexus/topology.h framework/include/plexus/btl.h \
+	framework/include/plexus/coll.h framework/include/plexus/osc.h \
+	framework/include/plexus/dpm.h framework/include/plexus/reconf.h
+pkgconfig_DATA += framework/plexus-component.pc

@@ -1,0 +1,48 @@
+// Choosing components for a scope: each admitted, opened component is queried, the priority
+// override applied, the usable ones ranked (priority, then name) and the framework's policy
+// applied. Every decision keeps its reason, for verbose tracing and plexus_info --select.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "component_repository.h"
+#include "framework.h"
+#include "param_registry.h"
+
+namespace plexus::mca {
+
+struct Decision {
+    ComponentRecord *component = nullptr;
+    bool usable = false;
+    bool selected = false;
+    int query_priority = -1;  // what query() answered
+    int priority = -1;        // after <fw>_<comp>_priority
+    void *module = nullptr;
+    std::string reason;
+};
+
+struct Selection {
+    std::string framework;
+    std::vector<Decision> decisions;  // every member of the framework, by name
+    std::vector<size_t> ranked;       // indices of usable decisions: priority desc, name asc
+    std::vector<size_t> selected;     // indices the policy chose, in rank order
+    std::vector<std::string> errors;  // a requested component that is not usable
+
+    const Decision &at(size_t i) const { return decisions[i]; }
+};
+
+Selection select_components(const Framework &fw, const ParamRegistry &params, const void *scope);
+
+// Errors (requested components that do not exist) and warnings (excluded ones that do not exist)
+// about the framework's list, checked once at init against what was found.
+struct ListCheck {
+    std::vector<std::string> errors;
+    std::vector<std::string> warnings;
+};
+ListCheck check_selection_list(const Framework &fw, const ComponentRepository &repo);
+
+// "good (usable), nodev (unusable: no device)": what a user can pick from, for error messages.
+std::string describe_available(const Framework &fw);
+
+}  // namespace plexus::mca

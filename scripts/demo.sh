@@ -1,0 +1,23 @@
+#!/bin/bash
+# Builds Plexus and shows it at work: the frameworks and components it finds, why the broken
+# ones fail, each parameter's source, and a selection dry run with a user's --mca choices.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+jobs=${PLEXUS_JOBS:-$(nproc)}
+"$top/scripts/install-deps.sh"
+build="$top/build/main"
+if [ ! -x "$build/tools/plexus_info/plexus_info" ]; then
+  (cd "$top" && ./autogen.sh >/dev/null 2>&1)
+  mkdir -p "$build" && (cd "$build" && "$top/configure" --prefix="$build/_inst" >/dev/null)
+fi
+make -C "$build" -j"$jobs" >/dev/null
+make -C "$build" -j"$jobs" check TESTS= >/dev/null   # builds the test components
+info="$build/tools/plexus_info/plexus_info"
+export PLEXUS_MCA_component_path="$build/tests/plugins/.libs:$build/tests/plugins/broken/.libs"
+show() { echo; echo "\$ $*"; "$@" || true; }
+show "$info"
+show "$info" --show-failed
+show env PLEXUS_MCA_btl_good_query_priority=45 "$info" --param btl good --level 9 --mca btl_good_usable yes
+show "$info" --select btl --mca btl_other_priority 95
+show env PLEXUS_MCA_btl=bogus "$info" --select btl
+show env PLEXUS_MCA_btl_good_query_prority=5 "$info" --select dpm

@@ -1,0 +1,5 @@
+# Command-line tests: plexus_info as users run it, against the test components.
+cli_tests = tests/cli/info_lists_frameworks.sh tests/cli/info_show_failed.sh \
+	tests/cli/selection_lists.sh tests/cli/selection_ranking.sh tests/cli/params_cli.sh
+TESTS += $(cli_tests)
+EXTRA_DIST += $(cli_tests) tests/cli/common.sh
