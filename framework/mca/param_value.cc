@@ -5,16 +5,11 @@
 #include <limits>
 #include <system_error>
 
+#include "text_trim.h"
+
 namespace plexus::mca {
 namespace {
 
-// Values arrive from files, environment and command lines: surrounding blanks are never meant.
-std::string_view trim(std::string_view s) {
-    constexpr std::string_view kBlank = " \t\n\r\f\v";
-    const size_t first = s.find_first_not_of(kBlank);
-    if (first == std::string_view::npos) return {};
-    return s.substr(first, s.find_last_not_of(kBlank) - first + 1);
-}
 
 char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 

@@ -2,14 +2,10 @@
 
 #include <algorithm>
 
+#include "text_trim.h"
+
 namespace plexus::mca {
 namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-}
 
 bool valid_name(std::string_view s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {

@@ -56,6 +56,21 @@ bool matches(const std::string &filter, const std::string &value) {
     return filter == "all" || filter == value;
 }
 
+// Process-wide frameworks have one priority per component; coll and osc have one per
+// communicator or window, which --select shows for a given scope.
+void add_priorities(mca::McaCore &core, const mca::Framework &fw, json &comps) {
+    if (fw.spec->policy == mca::SelectPolicy::PerObject) return;
+    mca::Selection s = mca::select_components(fw, core.params(), nullptr);
+    for (const auto &d : s.decisions) {
+        if (!d.usable) continue;
+        for (auto &c : comps)
+            if (c["name"] == d.component->name) {
+                c["priority"] = d.priority;
+                c["selected"] = d.selected;
+            }
+    }
+}
+
 }  // namespace
 
 json describe_core(mca::McaCore &core) {
@@ -63,6 +78,7 @@ json describe_core(mca::McaCore &core) {
     for (const auto &fw : core.frameworks()) {
         json comps = json::array();
         for (const auto *c : fw.members) comps.push_back(component_json(*c));
+        add_priorities(core, fw, comps);
         auto version = mca::framework_interface_version(fw.name());
         fws.push_back({{"name", fw.name()},
                        {"policy", mca::policy_name(fw.spec->policy)},

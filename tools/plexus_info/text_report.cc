@@ -11,6 +11,10 @@ std::string str(const json &j, const char *key) { return j.at(key).get<std::stri
 
 void print_component_line(std::ostream &out, const json &c) {
     std::string state = str(c, "state");
+    if (c.contains("priority")) {
+        state += ", priority " + std::to_string(c.at("priority").get<int>());
+        if (!c.at("selected").get<bool>()) state += " (not selected)";
+    }
     if (!str(c, "reason").empty()) state += ": " + str(c, "reason");
     out << "    " << std::left << std::setw(12) << str(c, "name") << std::setw(8) << str(c, "version")
         << state << "\n"

@@ -24,7 +24,8 @@ typedef enum plexus_param_type {
 /* Where storage points, by type (the core writes the effective value there at registration):
  *   BOOL int*   INT int64_t*   SIZE uint64_t*   DOUBLE double*   ENUM int* (index in enum_values)
  *   STRING const char**   LIST const char* const** (NULL-terminated; owned by the core)
- * Strings and lists stay valid until the core finalizes. storage may be NULL. */
+ * Strings and lists stay valid until the core finalizes (in a running job values are fixed after
+ * init; tools that set a value again later get new pointers). storage may be NULL. */
 typedef struct plexus_param_desc {
     uint32_t struct_size;          /* sizeof(plexus_param_desc_t) as the caller was built */
     const char *name;              /* short name; the core prefixes <framework>_<component>_ */
