@@ -20,10 +20,26 @@ framework_libplexus_la_SOURCES = \
 	framework/mca/host_api.h framework/mca/host_api.cc \
 	framework/mca/mca_core.h framework/mca/mca_core.cc \
 	framework/runtime/topology.h framework/runtime/topology.cc \
-	framework/runtime/progress.h framework/runtime/progress.cc
+	framework/runtime/backoff.h framework/runtime/backoff.cc \
+	framework/runtime/progress.h framework/runtime/progress.cc \
+	framework/runtime/status.h framework/runtime/runtime_params.h framework/runtime/runtime_params.cc \
+	framework/runtime/job_secret.h framework/runtime/job_secret.cc \
+	framework/runtime/job_info.h framework/runtime/job_info.cc \
+	framework/runtime/spawn_request.h framework/runtime/backend.h \
+	framework/runtime/singleton_backend.h framework/runtime/singleton_backend.cc \
+	framework/runtime/modex.h framework/runtime/modex.cc \
+	framework/runtime/runtime.h framework/runtime/runtime.cc
 nodist_framework_libplexus_la_SOURCES = framework/mca/static_components.cc
 framework_libplexus_la_LIBADD = $(HWLOC_LIBS) $(LTDL_LIBS)
 framework_libplexus_la_LDFLAGS = -version-info 0:0:0
+if HAVE_PMIX
+# Without PMIx the runtime is singleton-only.
+framework_libplexus_la_SOURCES += \
+	framework/runtime/pmix_client.h framework/runtime/pmix_client.cc \
+	framework/runtime/pmix_backend.h framework/runtime/pmix_backend.cc
+framework_libplexus_la_CPPFLAGS += $(PMIX_CFLAGS)
+framework_libplexus_la_LIBADD += $(PMIX_LIBS)
+endif
 if HAVE_BOOST_DLL
 framework_libplexus_la_SOURCES += framework/mca/loader_boost.cc
 framework_libplexus_la_LIBADD += $(BOOST_DLL_LIBS)

@@ -6,3 +6,4 @@ tools_plexus_info_plexus_info_SOURCES = \
 	tools/plexus_info/text_report.h tools/plexus_info/text_report.cc
 tools_plexus_info_plexus_info_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/framework
 tools_plexus_info_plexus_info_LDADD = framework/libplexus.la
+include tools/plexrun/local.mk

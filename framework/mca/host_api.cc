@@ -1,12 +1,17 @@
 #include "host_api.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "mca_core.h"
 #include "output.h"
 #include "runtime/progress.h"
+#include "runtime/runtime.h"
 #include "runtime/topology.h"
 
 namespace plexus::mca {
@@ -125,10 +130,111 @@ int topology_self_cpuset(char *buf, size_t len) {
     return PLEXUS_SUCCESS;
 }
 
+// ---- 1.1: the runtime ----
+
+runtime::Runtime *running() { return runtime::Runtime::current(); }
+
+// A failed runtime call is logged with its message (components only see the code).
+int report(const runtime::Status &s, const std::string &where) {
+    if (!s) emit(PLEXUS_LOG_DETAIL, "runtime", where + ": " + s.message);
+    return s.code;
+}
+
+int job_info(plexus_job_info_t *out) {
+    runtime::Runtime *rt = running();
+    if (!out || out->struct_size < offsetof(plexus_job_info_t, nspace)) return PLEXUS_ERR_BAD_PARAM;
+    if (!rt) return PLEXUS_ERR_NOT_AVAILABLE;
+    const runtime::JobInfo &j = rt->job();
+    plexus_job_info_t full{};
+    full.struct_size = sizeof full;
+    full.rank = j.rank;
+    full.size = j.size;
+    full.local_rank = j.local_rank;
+    full.local_size = j.local_size;
+    full.node_id = j.node_id;
+    full.appnum = j.appnum;
+    full.universe_size = j.universe_size ? static_cast<int64_t>(*j.universe_size) : -1;
+    std::snprintf(full.nspace, sizeof full.nspace, "%s", j.nspace.c_str());
+    // An older caller's struct is shorter: fill what it has, keep its struct_size.
+    const size_t n = std::min<size_t>(out->struct_size, sizeof full);
+    const uint32_t callers_size = out->struct_size;
+    std::memcpy(out, &full, n);
+    out->struct_size = callers_size;
+    return PLEXUS_SUCCESS;
+}
+
+int job_secret(uint8_t *buf, size_t len) {
+    runtime::Runtime *rt = running();
+    if (!buf || len < PLEXUS_JOB_SECRET_LEN) return PLEXUS_ERR_BAD_PARAM;
+    if (!rt) return PLEXUS_ERR_NOT_AVAILABLE;
+    runtime::JobSecret secret;
+    if (int rc = report(rt->secret(&secret), "job_secret"); rc != PLEXUS_SUCCESS) return rc;
+    std::memcpy(buf, secret.bytes().data(), PLEXUS_JOB_SECRET_LEN);
+    return PLEXUS_SUCCESS;
+}
+
+int shm_name_prefix(char *buf, size_t len) {
+    runtime::Runtime *rt = running();
+    if (!buf || len == 0) return PLEXUS_ERR_BAD_PARAM;
+    if (!rt) return PLEXUS_ERR_NOT_AVAILABLE;
+    std::string prefix;
+    if (int rc = report(rt->shm_prefix(&prefix), "shm_name_prefix"); rc != PLEXUS_SUCCESS) return rc;
+    if (prefix.size() >= len) return PLEXUS_ERR_OUT_OF_RESOURCE;
+    std::memcpy(buf, prefix.c_str(), prefix.size() + 1);
+    return PLEXUS_SUCCESS;
+}
+
+int modex_put(const plexus_component_t *self, const void *data, size_t len) {
+    ComponentRecord *c = caller(self);
+    runtime::Runtime *rt = running();
+    if (!c || (!data && len > 0)) return PLEXUS_ERR_BAD_PARAM;
+    if (!rt) return PLEXUS_ERR_NOT_AVAILABLE;
+    return report(rt->modex().put(c->full_name(), data, len), c->full_name() + " modex_put");
+}
+
+int modex_get(const plexus_component_t *self, const char *nspace, uint32_t rank, const void **data,
+              size_t *len, int timeout_ms) {
+    ComponentRecord *c = caller(self);
+    runtime::Runtime *rt = running();
+    if (!c || !data || !len) return PLEXUS_ERR_BAD_PARAM;
+    if (!rt) return PLEXUS_ERR_NOT_AVAILABLE;
+    const runtime::ProcId peer{nspace ? std::string(nspace) : rt->job().nspace, rank};
+    const int ms = timeout_ms < 0 ? rt->settings().modex_timeout_ms : timeout_ms;
+    const runtime::Modex::Card *card = nullptr;
+    runtime::Status s = rt->modex().get(peer, c->full_name(), runtime::timeout_seconds(ms), &card);
+    if (!s) return report(s, c->full_name() + " modex_get");
+    *data = card->data();
+    *len = card->size();
+    return PLEXUS_SUCCESS;
+}
+
+int fence() {
+    runtime::Runtime *rt = running();
+    return rt ? report(rt->fence_init(), "fence") : PLEXUS_ERR_NOT_AVAILABLE;
+}
+
+void abort_job(int status, const char *msg) {
+    std::string text = msg ? msg : "(no message)";
+    if (runtime::Runtime *rt = running()) rt->abort(status, text);
+    emit(PLEXUS_LOG_ERROR, "runtime", "abort without a runtime (status " + std::to_string(status) + "): " + text);
+    std::_Exit(status == 0 ? 1 : status);
+}
+
+int progress_wait(plexus_done_fn_t done, void *ctx, int timeout_ms) {
+    McaCore *core = McaCore::current();
+    if (!done) return PLEXUS_ERR_BAD_PARAM;
+    if (!core) return PLEXUS_ERR_NOT_AVAILABLE;
+    std::optional<std::chrono::nanoseconds> timeout;
+    if (timeout_ms >= 0) timeout = std::chrono::milliseconds(timeout_ms);
+    return core->progress().wait_until([&] { return done(ctx) != 0; }, timeout);
+}
+
 const plexus_host_api_t kTable = {
     sizeof(plexus_host_api_t), PLEXUS_HOST_API_MAJOR, PLEXUS_HOST_API_MINOR,
     param_register, param_lookup, log, verbosity, progress_register, progress_unregister,
     topology_summary, topology_relation, topology_self_cpuset,
+    // 1.1
+    job_info, job_secret, shm_name_prefix, modex_put, modex_get, fence, abort_job, progress_wait,
 };
 
 }  // namespace

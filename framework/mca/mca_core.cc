@@ -10,6 +10,7 @@
 #include "output.h"
 #include "plexus_config.h"
 #include "runtime/progress.h"
+#include "runtime/runtime_params.h"
 #include "runtime/topology.h"
 #include "static_components.h"
 
@@ -136,6 +137,16 @@ void McaCore::register_core_params() {
                                       4),
                             nullptr, &err);
     params_->register_param(verbose_spec("mca"), nullptr, &err);
+    register_runtime();
+}
+
+// The runtime is no component framework, but its parameters are the core's to show and its
+// progress engine lives here.
+void McaCore::register_runtime() {
+    runtime::register_runtime_params(*params_);
+    const runtime::RuntimeSettings s = runtime::runtime_settings(*params_);
+    progress_->set_policy(s.progress);
+    set_framework_verbosity("runtime", s.verbose);
 }
 
 void McaCore::register_framework_params() {

@@ -67,6 +67,7 @@ public:
 
 private:
     void register_core_params();
+    void register_runtime();
     void register_framework_params();
     bool make_loader();
     void find_components();

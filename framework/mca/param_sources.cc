@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <set>
 #include <string_view>
 
 extern char **environ;
@@ -141,6 +142,38 @@ std::vector<std::string> dropin_files(const std::string &dir, std::vector<std::s
     return names;
 }
 
+// The names PLEXUS_MCA_FROM_CLI lists (blanks around commas ignored).
+std::set<std::string, std::less<>> names_from_cli(const SourceConfig &config) {
+    std::set<std::string, std::less<>> names;
+    for (const auto &[name, value] : config.environment) {
+        if (name != kEnvFromCli) continue;
+        std::string_view rest = value;
+        while (!rest.empty()) {
+            const size_t comma = rest.find(',');
+            const std::string_view item = trim(rest.substr(0, comma));
+            if (!item.empty()) names.emplace(item);
+            rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+        }
+    }
+    return names;
+}
+
+// The environment's PLEXUS_MCA_<name> settings; those plexrun took from its command line count
+// as command-line settings.
+void read_environment(const SourceConfig &config, std::vector<Setting> *out) {
+    const std::string_view prefix = kEnvPrefix;
+    const auto from_cli = names_from_cli(config);
+    for (const auto &[name, value] : config.environment) {
+        if (name.size() <= prefix.size() || !name.starts_with(prefix) || name == kEnvFromCli) continue;
+        std::string short_name = name.substr(prefix.size());
+        if (from_cli.contains(short_name)) {
+            out->push_back(Setting{std::move(short_name), value, SourceKind::Cli, kFromCliOrigin});
+        } else {
+            out->push_back(Setting{std::move(short_name), value, SourceKind::Env, "env " + name});
+        }
+    }
+}
+
 }  // namespace
 
 const char *source_kind_name(SourceKind kind) {
@@ -181,12 +214,7 @@ std::vector<Setting> collect_settings(const SourceConfig &config,
         read_settings_file(config.system_dropin_dir + "/" + name, SourceKind::SystemDropIn,
                            &settings, errors);
     read_settings_file(config.user_file, SourceKind::UserFile, &settings, errors);
-    const std::string_view prefix = kEnvPrefix;
-    for (const auto &[name, value] : config.environment) {
-        if (name.size() <= prefix.size() || !name.starts_with(prefix)) continue;
-        settings.push_back(
-            Setting{name.substr(prefix.size()), value, SourceKind::Env, "env " + name});
-    }
+    read_environment(config, &settings);
     for (const auto &[name, value] : config.cli)
         settings.push_back(Setting{name, value, SourceKind::Cli, "cli"});
     return settings;

@@ -33,6 +33,10 @@ struct SourceConfig {
 };
 
 constexpr const char *kEnvPrefix = "PLEXUS_MCA_";
+// Set by plexrun: the comma-separated names of the PLEXUS_MCA_<name> variables that came from its
+// --mca options, so they are recorded as command-line settings. Reserved: never a setting itself.
+constexpr const char *kEnvFromCli = "PLEXUS_MCA_FROM_CLI";
+constexpr const char *kFromCliOrigin = "cli (plexrun --mca)";
 
 // Reads every source. Files that do not exist are skipped silently; lines that do not parse
 // ("name = value", '#' comments, blank lines) are reported in *errors as "file:line: ...".

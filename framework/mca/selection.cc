@@ -111,6 +111,19 @@ Selection select_components(const Framework &fw, const ParamRegistry &params, co
     return s;
 }
 
+long first_accepting(const Selection &s, const ModuleAttempt &try_module,
+                     std::vector<std::string> *refusals) {
+    for (size_t i : s.selected) {
+        const Decision &d = s.at(i);
+        int rc = try_module(d);
+        if (rc == PLEXUS_SUCCESS) return static_cast<long>(i);
+        std::string why = d.component->name + " refused (" + std::to_string(rc) + "), trying the next";
+        emit(PLEXUS_LOG_DECISION, s.framework, why);
+        refusals->push_back(why);
+    }
+    return -1;
+}
+
 ListCheck check_selection_list(const Framework &fw, const ComponentRepository &repo) {
     ListCheck check;
     std::vector<std::string> names;

@@ -3,6 +3,7 @@
 // applied. Every decision keeps its reason, for verbose tracing and plexus_info --select.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,13 @@ struct Selection {
 };
 
 Selection select_components(const Framework &fw, const ParamRegistry &params, const void *scope);
+
+// The fallback of per-object frameworks (osc): offers the object to the selected modules in rank
+// order until one accepts it (try_module returns PLEXUS_SUCCESS). Returns the index of the
+// decision that accepted it, or -1; every refusal is traced and appended to *refusals.
+using ModuleAttempt = std::function<int(const Decision &)>;
+long first_accepting(const Selection &s, const ModuleAttempt &try_module,
+                     std::vector<std::string> *refusals);
 
 // Errors (requested components that do not exist) and warnings (excluded ones that do not exist)
 // about the framework's list, checked once at init against what was found.

@@ -8,7 +8,10 @@ unit_tests = \
 	tests/unit/test_param_registry tests/unit/test_name_suggest \
 	tests/unit/test_loader tests/unit/test_descriptor_check \
 	tests/unit/test_selection_list tests/unit/test_selection \
-	tests/unit/test_topology tests/unit/test_repository
+	tests/unit/test_topology tests/unit/test_repository \
+	tests/unit/test_progress tests/unit/test_modex \
+	tests/unit/test_runtime_singleton tests/unit/test_runtime_secret \
+	tests/unit/test_host_api_runtime
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -42,4 +45,19 @@ tests_unit_test_topology_LDADD = $(UNIT_LDADD) $(HWLOC_LIBS)
 tests_unit_test_repository_SOURCES = tests/unit/test_repository.cc tests/unit/plugin_paths.h
 tests_unit_test_repository_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_repository_LDADD = $(UNIT_LDADD)
+tests_unit_test_progress_SOURCES = tests/unit/test_progress.cc
+tests_unit_test_progress_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_progress_LDADD = $(UNIT_LDADD)
+tests_unit_test_modex_SOURCES = tests/unit/test_modex.cc tests/unit/fake_backend.h
+tests_unit_test_modex_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_modex_LDADD = $(UNIT_LDADD)
+tests_unit_test_runtime_singleton_SOURCES = tests/unit/test_runtime_singleton.cc
+tests_unit_test_runtime_singleton_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_runtime_singleton_LDADD = $(UNIT_LDADD)
+tests_unit_test_runtime_secret_SOURCES = tests/unit/test_runtime_secret.cc tests/unit/fake_backend.h
+tests_unit_test_runtime_secret_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_runtime_secret_LDADD = $(UNIT_LDADD)
+tests_unit_test_host_api_runtime_SOURCES = tests/unit/test_host_api_runtime.cc tests/unit/plugin_paths.h
+tests_unit_test_host_api_runtime_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_host_api_runtime_LDADD = $(UNIT_LDADD)
 endif

@@ -272,6 +272,41 @@ TEST_F(ParamSources, FromProcessWithoutHomeUsesThePasswordDatabase) {
     }
 }
 
+TEST_F(ParamSources, NamesPlexrunTookFromItsCommandLineAreCliSettings) {
+    SourceConfig config;
+    config.environment = {{"PLEXUS_MCA_btl", "sm,self"},
+                          {"PLEXUS_MCA_FROM_CLI", " btl , coll_base_verbose,,not_set_anywhere"},
+                          {"PLEXUS_MCA_coll_base_verbose", "10"},
+                          {"PLEXUS_MCA_osc", "rdma"}};
+    config.cli = {{"btl", "tcp"}};
+    std::vector<std::string> errors;
+    EXPECT_THAT(
+        collect_settings(config, &errors),
+        ElementsAre(Setting{"btl", "sm,self", SourceKind::Cli, "cli (plexrun --mca)"},
+                    Setting{"coll_base_verbose", "10", SourceKind::Cli, "cli (plexrun --mca)"},
+                    Setting{"osc", "rdma", SourceKind::Env, "env PLEXUS_MCA_osc"},
+                    // plexus_info's own --mca comes after, so it wins within the kind.
+                    Setting{"btl", "tcp", SourceKind::Cli, "cli"}));
+    EXPECT_THAT(errors, IsEmpty());
+}
+
+TEST_F(ParamSources, FromCliIsReservedAndNeverASetting) {
+    SourceConfig config;
+    config.environment = {{"PLEXUS_MCA_FROM_CLI", ""}, {"PLEXUS_MCA_FROM_CLIX", "1"}};
+    std::vector<std::string> errors;
+    // Only the exact name is reserved; a longer one is an ordinary (if unknown) setting.
+    EXPECT_THAT(collect_settings(config, &errors),
+                ElementsAre(Setting{"FROM_CLIX", "1", SourceKind::Env, "env PLEXUS_MCA_FROM_CLIX"}));
+}
+
+TEST_F(ParamSources, FromCliNamesNothingWithoutTheVariable) {
+    SourceConfig config;
+    // A name that only looks listed (the list is in a different variable) stays environment.
+    config.environment = {{"PLEXUS_MCA_btl", "sm"}, {"FROM_CLI", "btl"}};
+    EXPECT_THAT(collect_settings(config, nullptr),
+                ElementsAre(Setting{"btl", "sm", SourceKind::Env, "env PLEXUS_MCA_btl"}));
+}
+
 TEST(SourceKindName, NamesEveryKind) {
     EXPECT_STREQ(source_kind_name(SourceKind::Default), "default");
     EXPECT_STREQ(source_kind_name(SourceKind::SystemFile), "system file");

@@ -203,3 +203,25 @@ TEST_F(SelectionTest, BothLoadersSelectTheSame) {
         EXPECT_EQ(chosen(c->select("coll", nullptr)), (Names{"good"})) << loader;
     }
 }
+
+TEST_F(SelectionTest, PerObjectFallsBackToTheNextWhenTheWinnerRefuses) {
+    auto c = core({{"PLEXUS_MCA_btl_other_query_priority", "45"}});
+    Framework fw = *c->framework("btl");
+    fw.spec = find_framework_spec("osc");
+    auto s = select_components(fw, c->params(), nullptr);
+    ASSERT_EQ(chosen(s), (Names{"other", "good"}));
+    std::vector<std::string> tried, refusals;
+    long winner = first_accepting(
+        s,
+        [&](const Decision &d) {
+            tried.push_back(d.component->name);
+            return d.component->name == "other" ? PLEXUS_ERR_OUT_OF_RESOURCE : PLEXUS_SUCCESS;
+        },
+        &refusals);
+    ASSERT_GE(winner, 0);
+    EXPECT_EQ(s.at(static_cast<size_t>(winner)).component->name, "good");
+    EXPECT_EQ(tried, (Names{"other", "good"}));
+    ASSERT_EQ(refusals.size(), 1u);
+    EXPECT_NE(refusals[0].find("other refused (-4)"), std::string::npos);
+    EXPECT_EQ(first_accepting(s, [](const Decision &) { return PLEXUS_ERROR; }, &refusals), -1);
+}

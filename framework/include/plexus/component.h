@@ -90,7 +90,27 @@ typedef int (*plexus_progress_fn_t)(void *ctx);
 /* What the core offers components. Versioned: members are only ever appended, a component checks
  * minor (or struct_size) before using a member newer than the version it was built for. */
 #define PLEXUS_HOST_API_MAJOR 1
-#define PLEXUS_HOST_API_MINOR 0
+#define PLEXUS_HOST_API_MINOR 1  /* 1.1: job info, secret, shm prefix, modex, fence, abort, wait */
+
+/* Who this process is in its job (host API 1.1). The caller sets struct_size to
+ * sizeof(plexus_job_info_t) as it was built; the core fills what both know. */
+#define PLEXUS_NSPACE_MAX 256
+#define PLEXUS_JOB_SECRET_LEN 32
+typedef struct plexus_job_info {
+    uint32_t struct_size;
+    uint32_t rank;        /* in the job (namespace) */
+    uint32_t size;        /* processes in the job */
+    uint32_t local_rank;  /* among the job's processes on this node */
+    uint32_t local_size;
+    uint32_t node_id;
+    uint32_t appnum;
+    int32_t reserved0;
+    int64_t universe_size;           /* -1 when the launcher does not say */
+    char nspace[PLEXUS_NSPACE_MAX];  /* the job's namespace, NUL-terminated */
+} plexus_job_info_t;
+
+/* The condition a progress wait waits for: nonzero when done. */
+typedef int (*plexus_done_fn_t)(void *ctx);
 
 struct plexus_host_api {
     uint32_t struct_size;
@@ -119,6 +139,34 @@ struct plexus_host_api {
     int (*topology_summary)(plexus_topology_summary_t *out);
     int (*topology_relation)(const char *cpuset_a, const char *cpuset_b, unsigned *shared_levels);
     int (*topology_self_cpuset)(char *buf, size_t len);
+
+    /* ---- Added in 1.1 (check minor >= 1 or struct_size before use). All of these need the
+     * runtime: PLEXUS_ERR_NOT_AVAILABLE before it has started. ---- */
+
+    /* This process in its job; out->struct_size must be set by the caller. */
+    int (*job_info)(plexus_job_info_t *out);
+    /* The job's PLEXUS_JOB_SECRET_LEN random bytes, shared by every process of the job (len >=
+     * PLEXUS_JOB_SECRET_LEN). PLEXUS_ERR_NOT_AVAILABLE before the init fence when the launcher
+     * does not provide it (then rank 0 makes it and the others learn it at that fence). */
+    int (*job_secret)(uint8_t *buf, size_t len);
+    /* "plexus-<16 hex digits>-", NUL-terminated: name every POSIX shared-memory object of the
+     * job "/" prefix "<anything>" and create it 0600, so the launcher can remove it. */
+    int (*shm_name_prefix)(char *buf, size_t len);
+    /* Business cards, keyed by the calling component (plexus.card.<framework>_<component>). Put
+     * before the init fence to reach every peer of the job; a later put is committed at once.
+     * get: the card self's counterpart in process (nspace, rank) put; nspace NULL is this job.
+     * *data stays valid until the runtime finalizes. timeout_ms < 0: runtime_modex_timeout_ms. */
+    int (*modex_put)(const plexus_component_t *self, const void *data, size_t len);
+    int (*modex_get)(const plexus_component_t *self, const char *nspace, uint32_t rank,
+                     const void **data, size_t *len, int timeout_ms);
+    /* A barrier of every process of this job (the first one is the init fence, which commits
+     * the cards). */
+    int (*fence)(void);
+    /* Ends the whole job: reported by the launcher with status and msg. Does not return. */
+    void (*abort)(int status, const char *msg);
+    /* Polls the progress engine, backing off when idle, until done(ctx) is nonzero or
+     * timeout_ms (< 0: forever) has passed: PLEXUS_SUCCESS or PLEXUS_ERR_TIMEOUT. */
+    int (*progress_wait)(plexus_done_fn_t done, void *ctx, int timeout_ms);
 };
 
 /* Helpers for writing a descriptor. */

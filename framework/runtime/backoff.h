@@ -1,0 +1,52 @@
+// How a waiter that finds nothing to do gives the CPU away: spin a few polls, then sched_yield,
+// then sleep for growing short intervals up to a cap; any progress starts over. With more ranks
+// than cores this is what lets the rank holding the work run.
+#pragma once
+
+#include <cstdint>
+
+namespace plexus::runtime {
+
+struct BackoffPolicy {
+    uint32_t spin_count = 100;   // idle polls before the first yield
+    uint32_t yield_count = 1000; // idle polls each followed by sched_yield before sleeping
+    uint32_t min_sleep_us = 1;   // first sleep; doubles each idle poll after that
+    uint32_t max_sleep_us = 100; // cap: the longest a waiter can miss an event by
+
+    // Never yields or sleeps: what the benchmark compares against.
+    static BackoffPolicy pure_spin();
+    bool spins_forever() const;
+};
+
+// Counted by every wait, so tests and the benchmark can see what waiting cost.
+struct BackoffStats {
+    uint64_t polls = 0;     // calls of the callbacks
+    uint64_t spins = 0;     // idle polls that only spun
+    uint64_t yields = 0;    // sched_yield calls
+    uint64_t sleeps = 0;    // sleeps taken
+    uint64_t slept_us = 0;  // their requested total
+    uint64_t resets = 0;    // progress seen after backing off
+};
+
+// What the idle steps call; tests substitute counting fakes so that nothing really sleeps.
+struct IdleHooks {
+    void (*yield)() = nullptr;               // default: sched_yield
+    void (*sleep_us)(uint32_t us) = nullptr; // default: nanosleep
+};
+
+// The state of one wait: which step comes next.
+class Backoff {
+public:
+    Backoff(const BackoffPolicy &policy, const IdleHooks &hooks, BackoffStats *stats);
+    void idle();   // a poll found nothing: take the next step
+    void reset();  // a poll made progress: start again with spinning
+
+private:
+    const BackoffPolicy &policy_;
+    const IdleHooks &hooks_;
+    BackoffStats *stats_;
+    uint64_t idle_polls_ = 0;
+    uint32_t sleep_us_ = 0;
+};
+
+}  // namespace plexus::runtime

@@ -1,0 +1,63 @@
+// CPU binding through hwloc.
+#include "binding.h"
+
+#include <hwloc.h>
+
+#include <stdexcept>
+
+namespace plexrun {
+namespace {
+
+hwloc_topology_t topo(void *p) {
+    return static_cast<hwloc_topology_t>(p);
+}
+
+// Cores, or PUs on a machine that reports no cores.
+hwloc_obj_type_t unit_type(hwloc_topology_t t) {
+    return hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE) > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+}
+
+}  // namespace
+
+CoreMap::CoreMap() {
+    hwloc_topology_t t;
+    if (hwloc_topology_init(&t) != 0) throw std::runtime_error("hwloc_topology_init failed");
+    // Only cores and PUs are needed: skipping caches and I/O devices makes the load cheap.
+    hwloc_topology_set_all_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
+    hwloc_topology_set_type_filter(t, HWLOC_OBJ_CORE, HWLOC_TYPE_FILTER_KEEP_ALL);
+    hwloc_topology_set_type_filter(t, HWLOC_OBJ_PU, HWLOC_TYPE_FILTER_KEEP_ALL);
+    if (hwloc_topology_load(t) != 0) {
+        hwloc_topology_destroy(t);
+        throw std::runtime_error("hwloc_topology_load failed");
+    }
+    topology_ = t;
+    cores_ = hwloc_get_nbobjs_by_type(t, unit_type(t));
+    if (cores_ < 1) cores_ = 1;
+}
+
+CoreMap::~CoreMap() {
+    hwloc_topology_destroy(topo(topology_));
+}
+
+cpu_set_t CoreMap::cpus_for(int node_rank) const {
+    hwloc_topology_t t = topo(topology_);
+    hwloc_obj_t core =
+        hwloc_get_obj_by_type(t, unit_type(t), static_cast<unsigned>(node_rank % cores_));
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (core) {
+        int cpu;
+        hwloc_bitmap_foreach_begin(cpu, core->cpuset) CPU_SET(cpu, &set);
+        hwloc_bitmap_foreach_end();
+    }
+    return set;
+}
+
+std::optional<cpu_set_t> binding_for(BindPolicy policy, const CoreMap *cores, int node_rank,
+                                     int last_node_rank) {
+    if (!cores || policy == BindPolicy::None) return std::nullopt;
+    if (policy == BindPolicy::Automatic && last_node_rank >= cores->cores()) return std::nullopt;
+    return cores->cpus_for(node_rank);
+}
+
+}  // namespace plexrun

@@ -1,0 +1,43 @@
+// Judging rank ends and wording the failure messages.
+#include "failure.h"
+
+#include <sys/wait.h>
+
+#include <cstring>
+
+namespace plexrun {
+namespace {
+
+constexpr const char *kKilling = "; killing the job";
+
+}  // namespace
+
+std::string describe_rank(const Namespace &ns, const RankRecord &r) {
+    return "rank " + std::to_string(r.rank) + " (job " + std::to_string(ns.job) + ", pid " +
+           std::to_string(r.pid) + ")";
+}
+
+std::optional<Failure> judge_rank_end(const Namespace &ns, const RankRecord &r, int wait_status) {
+    std::string who = "plexrun: " + describe_rank(ns, r);
+    if (WIFSIGNALED(wait_status)) {
+        int sig = WTERMSIG(wait_status);
+        return Failure{128 + sig, who + " was killed by signal " + std::to_string(sig) + " (" +
+                                      strsignal(sig) + ")" + kKilling};
+    }
+    int code = WEXITSTATUS(wait_status);
+    bool unfinalized = r.connected && !r.finalized;
+    if (code == 0 && !unfinalized) return std::nullopt;
+    std::string how = who + " exited with status " + std::to_string(code);
+    if (unfinalized) how += " without calling PMIx_Finalize";
+    // An exit 0 without finalize is a failure that must not exit 0.
+    return Failure{code != 0 ? code : 1, how + kKilling};
+}
+
+Failure abort_failure(const Namespace &ns, const RankRecord &r, int status,
+                      const std::string &message) {
+    int exit_status = status & 0xff ? status & 0xff : 1;
+    return Failure{exit_status, "plexrun: " + describe_rank(ns, r) + " called abort: " + message +
+                                    " (status " + std::to_string(status) + ")" + kKilling};
+}
+
+}  // namespace plexrun

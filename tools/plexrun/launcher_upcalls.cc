@@ -1,0 +1,76 @@
+// The Launcher's answers to libpmix's upcalls (already moved to the event loop's thread).
+#include <cstdio>
+
+#include "failure.h"
+#include "launcher.h"
+#include "trace.h"
+
+namespace plexrun {
+
+void Launcher::client_connected(const ProcName &proc, OpDone done) {
+    if (RankRecord *r = job_.find(proc)) r->connected = true;
+    done(PMIX_SUCCESS);
+}
+
+// Recorded before libpmix releases the client, so before it can exit: an exit is never
+// seen ahead of the finalize that preceded it.
+void Launcher::client_finalized(const ProcName &proc, OpDone done) {
+    if (RankRecord *r = job_.find(proc)) r->finalized = true;
+    done(PMIX_SUCCESS);
+}
+
+void Launcher::abort(const ProcName &proc, int status, const std::string &message) {
+    Namespace *ns = job_.find(proc.nspace);
+    RankRecord *r = job_.find(proc);
+    if (!ns || !r) {
+        fail(status & 0xff ? status & 0xff : 1,
+             "plexrun: " + proc.nspace + ":" + std::to_string(proc.rank) +
+                 " called abort: " + message + "; killing the job");
+        return;
+    }
+    Failure f = abort_failure(*ns, *r, status, message);
+    fail(f.exit_status, f.message);
+}
+
+void Launcher::kill_request(const ProcName &proc) {
+    Namespace *ns = job_.find(proc.nspace);
+    RankRecord *r = job_.find(proc);
+    std::string who =
+        ns && r ? describe_rank(*ns, *r) : proc.nspace + ":" + std::to_string(proc.rank);
+    fail(1,
+         "plexrun: " + who + " asked (PMIx_Job_control) for the job to be killed; killing the job");
+}
+
+void Launcher::publish(const ProcName &proc, PublishRequest request, OpDone done) {
+    done(store_.publish(proc, std::move(request)));
+}
+
+void Launcher::lookup(const ProcName &proc, LookupRequest request, LookupDone done) {
+    store_.lookup(proc, std::move(request), std::move(done));
+}
+
+void Launcher::unpublish(const ProcName &proc, std::vector<std::string> keys, OpDone done) {
+    store_.unpublish(proc, keys);
+    done(PMIX_SUCCESS);
+}
+
+// The new namespace's ranks are plexrun's children like the first ones: same output
+// forwarding, same failure rules, same cleanup.
+void Launcher::spawn(const ProcName &proc, std::vector<AppSpec> apps, SpawnDone done) {
+    if (exit_status_) return done(PMIX_ERR_JOB_FAILED_TO_LAUNCH, "");
+    for (const AppSpec &app : apps)
+        if (app.procs < 1 || app.command.empty()) return done(PMIX_ERR_BAD_PARAM, "");
+    Namespace &ns = job_.add_namespace(std::move(apps), proc);
+    try {
+        launcher_->launch(ns);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "plexrun: spawn by %s:%u failed: %s\n", proc.nspace.c_str(), proc.rank,
+                     e.what());
+        kill_namespace(ns);
+        return done(PMIX_ERR_JOB_FAILED_TO_LAUNCH, "");
+    }
+    trace("spawned %s for %s:%u", ns.name.c_str(), proc.nspace.c_str(), proc.rank);
+    done(PMIX_SUCCESS, ns.name);
+}
+
+}  // namespace plexrun

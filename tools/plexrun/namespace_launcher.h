@@ -1,0 +1,55 @@
+// Starting a namespace: register it and its clients with libpmix, then fork/exec each rank
+// with its environment, its stdio pipes and its binding.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "binding.h"
+#include "environment.h"
+#include "job.h"
+#include "namespace_info.h"
+#include "options.h"
+#include "output_forwarder.h"
+#include "pmix_server_handle.h"
+#include "stdin_forwarder.h"
+
+namespace plexrun {
+
+// The namespace could not be started; ranks started before this stay running for the
+// caller to kill. EXIT_STATUS follows the shell: 127 not found, 126 not executable.
+struct LaunchError : std::runtime_error {
+    LaunchError(int exit_status, const std::string &message)
+        : std::runtime_error(message), exit_status(exit_status) {}
+    int exit_status;
+};
+
+class NamespaceLauncher {
+public:
+    NamespaceLauncher(EventLoop &loop, PmixServer &server, OutputForwarder &output, Job &job,
+                      const Options &options, const CoreMap *cores);
+
+    void launch(Namespace &ns);
+
+private:
+    std::vector<std::string> resolve_programs(const Namespace &ns) const;
+    std::string search_path() const;
+    void start_rank(Namespace &ns, RankRecord &r, const std::string &path);
+    std::vector<std::string> environment_of(const Namespace &ns, const RankRecord &r);
+    int stdin_of(const Namespace &ns, const RankRecord &r, UniqueFd *keep);
+
+    EventLoop &loop_;
+    PmixServer &server_;
+    OutputForwarder &output_;
+    Job &job_;
+    BindPolicy bind_;
+    const CoreMap *cores_;
+    Environment base_env_;
+    NodeFacts node_;
+    UniqueFd devnull_;
+    std::unique_ptr<StdinForwarder> stdin_forwarder_;
+};
+
+}  // namespace plexrun

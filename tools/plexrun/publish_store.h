@@ -1,0 +1,54 @@
+// PMIx_Publish / PMIx_Lookup / PMIx_Unpublish on plexrun's side: a store of published
+// values keyed by name, remembering who published each, with lookups that wait
+// (PMIX_WAIT) answered when the publish they wait for arrives, or when their time is up.
+#pragma once
+
+#include <list>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "event_loop.h"
+#include "upcalls.h"
+
+namespace plexrun {
+
+class PublishStore {
+public:
+    explicit PublishStore(EventLoop &loop) : loop_(loop) {}
+
+    // PMIX_ERR_DUPLICATE_KEY if any key is already published where this caller sees it.
+    pmix_status_t publish(const ProcName &publisher, PublishRequest request);
+    void lookup(const ProcName &requester, LookupRequest request, LookupDone done);
+    // No keys: everything the caller published.
+    void unpublish(const ProcName &publisher, const std::vector<std::string> &keys);
+    // The publisher ended: drop what it published with PMIX_PERSIST_PROC.
+    void process_ended(const ProcName &proc);
+    // The job ends: answer every lookup still waiting (before libpmix is finalised: the
+    // answers go to it; lookups still waiting when the store is destroyed are dropped).
+    void cancel_waiting();
+
+private:
+    struct Entry {
+        ProcName publisher;
+        OwnedValue value;
+        pmix_data_range_t range;
+        pmix_persistence_t persistence;
+    };
+    struct Waiting {
+        ProcName requester;
+        LookupRequest request;
+        LookupDone done;
+        EventLoop::TimerId timer = 0;
+    };
+    bool visible(const Entry &e, const ProcName &requester) const;
+    // Answers W if it can be answered now (or FORCE: with whatever is there); true if answered.
+    bool try_answer(Waiting &w, bool force, pmix_status_t status_if_none);
+    void retry_waiting();
+
+    EventLoop &loop_;
+    std::multimap<std::string, Entry> entries_;  // by key
+    std::list<Waiting> waiting_;
+};
+
+}  // namespace plexrun
