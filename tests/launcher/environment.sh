@@ -5,7 +5,7 @@
 
 show_env='echo "rank $PMIX_RANK btl=${PLEXUS_MCA_btl-unset} v=${PLEXUS_MCA_coll_base_verbose-unset} env=${PLEXUS_MCA_osc-unset} from=${PLEXUS_MCA_FROM_CLI-unset}"'
 
-PLEXUS_MCA_osc=rdma run mca 30 "$plexrun" -n 2 --mca btl sm,self --mca coll_base_verbose 10 \
+PLEXUS_MCA_osc=rdma run -t 30 mca "$plexrun" -n 2 --mca btl sm,self --mca coll_base_verbose 10 \
   --mca btl tcp,self sh -c "$show_env"
 expect_status 0
 # A repeated name keeps its last value and is listed once.
@@ -13,19 +13,19 @@ expect_line "$out" "rank 0 btl=tcp,self v=10 env=rdma from=btl,coll_base_verbose
 expect_line "$out" "rank 1 btl=tcp,self v=10 env=rdma from=btl,coll_base_verbose"
 expect_count "$out" 2 .
 
-PLEXUS_MCA_FROM_CLI=btl PLEXUS_MCA_btl=sm run mca-none 30 "$plexrun" -n 1 sh -c "$show_env"
+PLEXUS_MCA_FROM_CLI=btl PLEXUS_MCA_btl=sm run -t 30 mca-none "$plexrun" -n 1 sh -c "$show_env"
 expect_status 0
 expect_line "$out" "rank 0 btl=sm v=unset env=unset from=unset"
 
 # The PMIx variables are libpmix's (PMIx_server_setup_fork), namespace and rank included.
-run pmix-env 30 "$plexrun" -n 2 sh -c 'echo "$PMIX_RANK $PMIX_NAMESPACE"'
+run -t 30 pmix-env "$plexrun" -n 2 sh -c 'echo "$PMIX_RANK $PMIX_NAMESPACE"'
 expect_status 0
 expect_count "$out" 1 '^0 plexrun\.[0-9]+\.1$'
 expect_count "$out" 1 '^1 plexrun\.[0-9]+\.1$'
 
 # Nothing of plexrun's (pipes, libpmix's sockets) leaks into a rank: ls sees 0, 1, 2 and the
 # directory it opened itself.
-run fds 30 "$plexrun" -n 2 --tag-output ls /proc/self/fd
+run -t 30 fds "$plexrun" -n 2 --tag-output ls /proc/self/fd
 expect_status 0
 for r in 0 1; do
   got=$(sed -n "s/^\[1,$r\]<stdout>: //p" "$out" | tr '\n' ' ')

@@ -10,7 +10,7 @@ check_failure() {
   dir="$work/pids-$how-$n"
   rm -rf "$dir"
   mkdir -p "$dir"
-  run "fail-$how-$n" 15 "$plexrun" -n "$n" "$client" fail "$how" 1 "$dir"
+  run -t 15 "fail-$how-$n" "$plexrun" -n "$n" "$client" fail "$how" 1 "$dir"
   expect_status "$want"
   expect_count "$out" "$n" '^rank [0-9] ready, segment /plexus-[0-9a-f]{16}-test-r[0-9]$'
   pid=$(cat "$dir"/pid.*.1 2>/dev/null)
@@ -32,18 +32,18 @@ for i in 1 2 3; do
 done
 
 # Programs that never use PMIx: a non-zero exit fails the job, exit 0 is success.
-run plain-fail 30 "$plexrun" -n 2 sh -c 'if [ "$PMIX_RANK" = 1 ]; then exit 5; fi; sleep 30'
+run -t 30 plain-fail "$plexrun" -n 2 sh -c 'if [ "$PMIX_RANK" = 1 ]; then exit 5; fi; sleep 30'
 expect_status 5
 expect_contains "$err" "plexrun: rank 1 (job 1, pid "
 expect_contains "$err" ") exited with status 5; killing the job"
 expect_clean
-run plain-ok 30 "$plexrun" -n 3 true
+run -t 30 plain-ok "$plexrun" -n 3 true
 expect_status 0
 [ -s "$err" ] && { fail "plain-ok: unexpected stderr"; show; }
 expect_clean
 
 # What a rank leaves running in the background does not outlive it.
-run leftover 30 "$plexrun" -n 2 sh -c 'sleep 300 & echo "$!" >"$0/bg.$PMIX_RANK"' "$work"
+run -t 30 leftover "$plexrun" -n 2 sh -c 'sleep 300 & echo "$!" >"$0/bg.$PMIX_RANK"' "$work"
 expect_status 0
 for f in "$work"/bg.0 "$work"/bg.1; do
   pid=$(cat "$f" 2>/dev/null)

@@ -5,7 +5,7 @@
 
 bad() {
   expected=$1; shift
-  run bad 10 "$plexrun" "$@"
+  run -t 10 bad "$plexrun" "$@"
   expect_status 2
   expect_line "$err" "$expected"
   [ -s "$out" ] && { fail "bad option $*: wrote to stdout"; show; }
@@ -23,26 +23,26 @@ bad "plexrun: --tag-output takes no value (got '--tag-output=yes')" --tag-output
 bad "plexrun: unknown option '--frobnicate'; options are -n/-np/--np, --mca, --tag-output, --timeout, --bind-to, --help, --version (see plexrun --help)" --frobnicate true
 bad "plexrun: no program to run; usage: plexrun -n N [options] [--] program [args...]" -n 2
 
-run help 10 "$plexrun" --help
+run -t 10 help "$plexrun" --help
 expect_status 0
 expect_contains "$out" "usage: plexrun -n N [options] [--] program [args...]"
-run version 10 "$plexrun" --version
+run -t 10 version "$plexrun" --version
 expect_status 0
 expect_count "$out" 1 '^plexrun \(Plexus\) [0-9]+\.[0-9]+\.[0-9]+$'
 
 # Everything after the program (or after --) is the program's, options included.
-run passthrough 10 "$plexrun" -n 1 -- sh -c 'printf "%s\n" "$*"' sh -n 5 --frobnicate
+run -t 10 passthrough "$plexrun" -n 1 -- sh -c 'printf "%s\n" "$*"' sh -n 5 --frobnicate
 expect_status 0
 expect_line "$out" "-n 5 --frobnicate"
 
-run not-found 10 "$plexrun" -n 2 /nonexistent/program
+run -t 10 not-found "$plexrun" -n 2 /nonexistent/program
 expect_status 127
 expect_line "$err" "plexrun: cannot run '/nonexistent/program': No such file or directory"
-run not-in-path 10 "$plexrun" -n 2 plexrun-no-such-program
+run -t 10 not-in-path "$plexrun" -n 2 plexrun-no-such-program
 expect_status 127
 expect_line "$err" "plexrun: cannot run 'plexrun-no-such-program': No such file or directory (looked in PATH)"
 printf '#!/bin/sh\n' >"$work/not-executable"
-run not-executable 10 "$plexrun" -n 1 "$work/not-executable"
+run -t 10 not-executable "$plexrun" -n 1 "$work/not-executable"
 expect_status 126
 expect_line "$err" "plexrun: cannot run '$work/not-executable': Permission denied"
 expect_clean
@@ -52,20 +52,20 @@ expect_clean
 mine=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
 cores=$(nproc)
 show_cpus='echo "$PMIX_RANK $(sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status)"'
-run bind-none 10 "$plexrun" -n 2 --bind-to none sh -c "$show_cpus"
+run -t 10 bind-none "$plexrun" -n 2 --bind-to none sh -c "$show_cpus"
 expect_status 0
 expect_line "$out" "0 $mine"
 expect_line "$out" "1 $mine"
-run bind-oversubscribed 10 "$plexrun" -n $((cores + 1)) sh -c "$show_cpus"
+run -t 10 bind-oversubscribed "$plexrun" -n $((cores + 1)) sh -c "$show_cpus"
 expect_status 0
 expect_count "$out" $((cores + 1)) " $mine\$"
 if [ "$cores" -ge 2 ]; then
-  run bind-core 10 "$plexrun" -n 2 --bind-to core sh -c "$show_cpus"
+  run -t 10 bind-core "$plexrun" -n 2 --bind-to core sh -c "$show_cpus"
   expect_status 0
   cpu0=$(sed -n 's/^0 //p' "$out") cpu1=$(sed -n 's/^1 //p' "$out")
   case "$cpu0$cpu1" in *,*|*-*) fail "bind-core: a rank has more than one CPU: '$cpu0' '$cpu1'" ;; esac
   [ -n "$cpu0" ] && [ "$cpu0" != "$cpu1" ] || fail "bind-core: ranks share CPU '$cpu0'"
-  run bind-default 10 "$plexrun" -n 2 sh -c "$show_cpus"
+  run -t 10 bind-default "$plexrun" -n 2 sh -c "$show_cpus"
   expect_status 0
   expect_line "$out" "0 $cpu0"
   expect_line "$out" "1 $cpu1"

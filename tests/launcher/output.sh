@@ -4,7 +4,7 @@
 . "$PLEXUS_TOP_SRCDIR/tests/launcher/common.sh"
 
 lines=2000 long=70000
-run tagged 60 "$plexrun" -n 4 --tag-output "$client" lines "$lines" "$long" partial
+run -t 60 tagged "$plexrun" -n 4 --tag-output "$client" lines "$lines" "$long" partial
 expect_status 0
 
 # What every rank must have printed, tagged, in any order between ranks.
@@ -37,7 +37,7 @@ done
 expect_clean
 
 # Untagged: the same lines, bare; the long line whole.
-run untagged 60 "$plexrun" -n 2 "$client" lines 300 "$long"
+run -t 60 untagged "$plexrun" -n 2 "$client" lines 300 "$long"
 expect_status 0
 expect_count "$out" 602 '^rank [01] (line [0-9]+ [a-z]*|long L+)$'
 whole=$(awk -v len=$((long + 12)) '/^rank [01] long L+$/ && length($0) == len { n++ } END { print n + 0 }' "$out")
@@ -45,7 +45,7 @@ whole=$(awk -v len=$((long + 12)) '/^rank [01] long L+$/ && length($0) == len { 
 expect_count "$err" 60 '^rank [01] err [0-9]+$'
 
 # Untagged, a last line without a newline is forwarded as it is.
-run partial 30 "$plexrun" -n 1 sh -c 'printf "complete\nno newline"'
+run -t 30 partial "$plexrun" -n 1 sh -c 'printf "complete\nno newline"'
 expect_status 0
 [ "$(cat "$out")" = "$(printf 'complete\nno newline')" ] || { fail "partial: stdout differs"; show; }
 expect_clean

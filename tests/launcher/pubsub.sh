@@ -4,7 +4,7 @@
 # lookup after PMIx_Unpublish get their errors.
 . "$PLEXUS_TOP_SRCDIR/tests/launcher/common.sh"
 
-PLEXRUN_TRACE=1 run pubsub 30 "$plexrun" -n 2 "$client" pubsub
+PLEXRUN_TRACE=1 run -t 30 pubsub "$plexrun" -n 2 "$client" pubsub
 expect_status 0
 nspace=$(sed -n 's/^plexrun\[trace\]: .* registered namespace \([^ ]*\) .*/\1/p' "$err")
 expect_line "$out" "rank 1 found plexus-test-service=port-4242 from $nspace:0"

@@ -81,7 +81,7 @@ fi
 
 dir="$work/pids-timeout"
 mkdir -p "$dir"
-run timeout 30 "$plexrun" -n 2 --timeout 1 "$client" sleep "$dir"
+run -t 30 timeout "$plexrun" -n 2 --timeout 1 "$client" sleep "$dir"
 expect_status 124
 expect_line "$err" "plexrun: the job timed out after 1 s (--timeout); killing the job"
 expect_count "$out" 2 '^rank [01] ready'

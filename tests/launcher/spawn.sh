@@ -4,7 +4,7 @@
 # parent gets the new namespace's name; the whole job exits 0.
 . "$PLEXUS_TOP_SRCDIR/tests/launcher/common.sh"
 
-run spawn 30 "$plexrun" -n 2 --tag-output "$client" spawn
+run -t 30 spawn "$plexrun" -n 2 --tag-output "$client" spawn
 expect_status 0
 parent=$(sed -n 's/^\[1,0\]<stdout>: parent rank 0 nspace \([^ ]*\) .*/\1/p' "$out")
 ppid=$(sed -n 's/^\[1,0\]<stdout>: parent rank 0 nspace .* ppid //p' "$out")
@@ -20,14 +20,14 @@ expect_count "$out" 5 .
 expect_clean
 
 # A spawn that cannot start answers an error to the caller; the job goes on and ends well.
-run spawn-missing 30 "$plexrun" -n 2 "$client" spawn-missing
+run -t 30 spawn-missing "$plexrun" -n 2 "$client" spawn-missing
 expect_status 0
 expect_line "$out" "spawn of a missing program: JOB FAILED TO LAUNCH"
 expect_count "$err" 1 "^plexrun: spawn by plexrun\.[0-9]+\.1:0 failed: cannot run '/nonexistent/plexrun-test-program': No such file or directory\$"
 expect_clean
 
 # A spawned rank that fails ends the whole job, parent included.
-run spawn-fails 30 "$plexrun" -n 1 "$client" spawn fail
+run -t 30 spawn-fails "$plexrun" -n 1 "$client" spawn fail
 expect_status 9
 expect_count "$err" 1 '^plexrun: rank 1 \(job 2, pid [0-9]+\) exited with status 9 without calling PMIx_Finalize; killing the job$'
 expect_clean

@@ -16,8 +16,8 @@ for n in 1 2 4 8; do
   expect_count "$n" '^rank [^ ]+:[0-9]+: OK$'
   # One job, one secret: every rank names the same prefix.
   prefixes=$(sed -n 's/.*shm prefix \(plexus-[0-9a-f]*-\)$/\1/p' "$out" | sort -u | wc -l)
-  [ "$prefixes" -eq 1 ] || fail "$n ranks report $prefixes different shm prefixes"
-  expect_none 'FAIL'
+  [ "$prefixes" -eq 1 ] || { fail "n$n: $n ranks report $prefixes different shm prefixes"; show; }
+  expect_count 0 'FAIL'
 done
 
 # The collecting init fence ships every card to every rank; fetching then never asks the server.
@@ -31,5 +31,5 @@ expect_count 1 '^rank [^ ]+:0: spawned 2 children as '
 expect_count 2 '^child [^ ]+:[01]: verified 4 cards of 2 ranks'
 expect_count 2 '^child [^ ]+:[01]: OK$'
 expect_count 2 '^rank [^ ]+:[01]: OK$'
-expect_none 'FAIL'
+expect_count 0 'FAIL'
 finish

@@ -8,13 +8,13 @@ run alone "$prog"
 expect_status 0
 expect_count 1 '^rank singleton-[0-9]+:0: verified 2 cards of 1 ranks, shm prefix plexus-[0-9a-f]{16}-$'
 expect_count 1 '^rank singleton-[0-9]+:0: OK$'
-expect_none 'FAIL'
+expect_count 0 'FAIL'
 
 # Two singletons are two jobs: different namespaces and secrets.
 run again "$prog"
 first=$(sed -n 's/.*shm prefix \(plexus-[0-9a-f]*-\)$/\1/p' "$work/alone.out")
 second=$(sed -n 's/.*shm prefix \(plexus-[0-9a-f]*-\)$/\1/p' "$work/again.out")
-[ -n "$first" ] && [ "$first" != "$second" ] || fail "two singletons share the prefix '$first'"
+[ -n "$first" ] && [ "$first" != "$second" ] || { fail "again: two singletons share the prefix '$first'"; show; }
 
 run spawn "$prog" --spawn
 expect_status 1
