@@ -23,11 +23,6 @@ ComponentRecord *caller(const plexus_component_t *self) {
     return core && self ? core->repository().find(self) : nullptr;
 }
 
-std::string where(const plexus_component_t *self) {
-    ComponentRecord *c = caller(self);
-    return c ? c->full_name() : "unknown component";
-}
-
 int param_register(const plexus_component_t *self, const plexus_param_desc_t *desc) {
     ComponentRecord *c = caller(self);
     if (!c || !desc || desc->struct_size < offsetof(plexus_param_desc_t, storage) + sizeof(void *) ||
@@ -70,14 +65,16 @@ int param_lookup(const char *full_name, plexus_param_value_t *out) {
 
 void log(const plexus_component_t *self, int level, const char *fmt, ...) {
     if (!fmt) return;
-    std::string w = where(self);
-    if (level > 0 && level > framework_verbosity(w.substr(0, w.find('_')))) return;
+    // Components trace on their data paths: a level nobody asked for must be rejected before
+    // any name is built or anything formatted.
+    ComponentRecord *c = caller(self);
+    if (level > 0 && level > (c ? framework_verbosity(c->framework) : 0)) return;
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     std::vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    emit(level, w, buf);
+    emit(level, c ? c->full_name() : "unknown component", buf);
 }
 
 int verbosity(const plexus_component_t *self) {

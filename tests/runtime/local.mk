@@ -9,4 +9,4 @@ tests_runtime_card_exchange_LDFLAGS = -no-install
 
 runtime_tests = tests/runtime/singleton.sh tests/runtime/card_exchange.sh tests/runtime/abort.sh
 TESTS += $(runtime_tests)
-EXTRA_DIST += $(runtime_tests) tests/runtime/common.sh tests/runtime/lsan.supp
+EXTRA_DIST += $(runtime_tests) tests/runtime/common.sh
