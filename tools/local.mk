@@ -7,3 +7,4 @@ tools_plexus_info_plexus_info_SOURCES = \
 tools_plexus_info_plexus_info_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/framework
 tools_plexus_info_plexus_info_LDADD = framework/libplexus.la
 include tools/plexrun/local.mk
+include tools/mpicc/local.mk

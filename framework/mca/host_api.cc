@@ -226,12 +226,25 @@ int progress_wait(plexus_done_fn_t done, void *ctx, int timeout_ms) {
     return core->progress().wait_until([&] { return done(ctx) != 0; }, timeout);
 }
 
+int mem_bind_local(void *addr, size_t len) {
+    McaCore *core = McaCore::current();
+    if (!addr || len == 0) return PLEXUS_ERR_BAD_PARAM;
+    if (!core) return PLEXUS_ERR_NOT_AVAILABLE;
+    try {
+        return core->topology().bind_area_local(addr, len) ? PLEXUS_SUCCESS : PLEXUS_ERR_NOT_AVAILABLE;
+    } catch (const std::exception &) {
+        return PLEXUS_ERR_NOT_AVAILABLE;  // no topology: first touch places the memory
+    }
+}
+
 const plexus_host_api_t kTable = {
     sizeof(plexus_host_api_t), PLEXUS_HOST_API_MAJOR, PLEXUS_HOST_API_MINOR,
     param_register, param_lookup, log, verbosity, progress_register, progress_unregister,
     topology_summary, topology_relation, topology_self_cpuset,
     // 1.1
     job_info, job_secret, shm_name_prefix, modex_put, modex_get, fence, abort_job, progress_wait,
+    // 1.2
+    mem_bind_local,
 };
 
 }  // namespace

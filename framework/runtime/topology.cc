@@ -223,6 +223,19 @@ Topology::Topology(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Topology::~Topology() = default;
 
+bool Topology::bind_area_local(void *addr, size_t len) const {
+    if (!impl_->this_system() || !addr || len == 0) return false;
+    hwloc_topology_t t = impl_->topo.get();
+    hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
+    if (!cpus) return false;
+    bool ok = hwloc_get_cpubind(t, cpus, HWLOC_CPUBIND_PROCESS) == 0;
+    // Binding to the nodes near our CPUs; with no CPU binding that is every node, which the
+    // kernel treats as "no preference", so first touch still decides.
+    ok = ok && hwloc_set_area_membind(t, addr, len, cpus, HWLOC_MEMBIND_BIND, 0) == 0;
+    hwloc_bitmap_free(cpus);
+    return ok;
+}
+
 // Throws std::runtime_error when the buffer is not hwloc XML hwloc can load.
 std::unique_ptr<Topology> Topology::from_xml(const std::string &xml) {
     // hwloc counts the terminating NUL, as hwloc_topology_export_xmlbuffer does.

@@ -27,6 +27,9 @@ public:
     // PLEXUS_TOPO_SHARE_* bits for the smallest objects each cpuset spans; -1 on a cpuset that
     // does not parse or lies outside the machine.
     int relation(const std::string &cpuset_a, const std::string &cpuset_b, unsigned *shared) const;
+    // Binds [addr, addr + len) to the NUMA nodes of this process's CPU binding. False where the
+    // topology is not this machine's or the system cannot bind memory (errno says why).
+    bool bind_area_local(void *addr, size_t len) const;
 
 private:
     struct Impl;

@@ -9,13 +9,41 @@ unit_tests = \
 	tests/unit/test_topology tests/unit/test_repository \
 	tests/unit/test_progress tests/unit/test_modex \
 	tests/unit/test_runtime_singleton tests/unit/test_runtime_secret \
-	tests/unit/test_host_api_runtime
+	tests/unit/test_host_api_runtime \
+	tests/unit/test_btl_sm_fifo tests/unit/test_btl_sm_fastbox \
+	tests/unit/test_btl_sm_frag_pool tests/unit/test_btl_sm_layout \
+	tests/unit/test_btl_sm_params tests/unit/test_btl_sm_module \
+	tests/unit/test_btl_sm_cma tests/unit/test_btl_self
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 endif
-noinst_HEADERS += tests/unit/plugin_paths.h tests/unit/fake_backend.h
+noinst_HEADERS += tests/unit/plugin_paths.h tests/unit/fake_backend.h tests/unit/btl_sm_test_support.h
 
 # Unit tests see the core's internal headers (AM_CPPFLAGS); programs without LDADD of their own
 # link this.
 AM_DEFAULT_SOURCE_EXT = .cc
 LDADD = framework/libplexus.la $(GTEST_LIBS) $(HWLOC_LIBS)
+
+# btl_sm's tests link the component's own library (everything but its descriptor); both BTL
+# tests include the component headers by their path from the top of the tree.
+if HAVE_GTEST
+BTL_SM_TEST_LDADD = components/btl_sm/libsm_parts.la $(LDADD)
+BTL_SM_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_unit_test_btl_sm_fifo_LDADD = $(BTL_SM_TEST_LDADD)
+tests_unit_test_btl_sm_fifo_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
+tests_unit_test_btl_sm_fastbox_LDADD = $(BTL_SM_TEST_LDADD)
+tests_unit_test_btl_sm_fastbox_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
+tests_unit_test_btl_sm_frag_pool_LDADD = $(BTL_SM_TEST_LDADD)
+tests_unit_test_btl_sm_frag_pool_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
+tests_unit_test_btl_sm_layout_LDADD = $(BTL_SM_TEST_LDADD)
+tests_unit_test_btl_sm_layout_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
+tests_unit_test_btl_sm_params_LDADD = $(BTL_SM_TEST_LDADD)
+tests_unit_test_btl_sm_params_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
+tests_unit_test_btl_sm_module_LDADD = $(BTL_SM_TEST_LDADD)
+tests_unit_test_btl_sm_module_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
+tests_unit_test_btl_sm_cma_LDADD = $(BTL_SM_TEST_LDADD)
+tests_unit_test_btl_sm_cma_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
+# btl_self's module is compiled into its test (it has no library of its own).
+tests_unit_test_btl_self_SOURCES = tests/unit/test_btl_self.cc components/btl_self/self_module.cc
+tests_unit_test_btl_self_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
+endif

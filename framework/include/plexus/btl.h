@@ -1,5 +1,10 @@
 /* BTL (byte transfer layer) framework interface: how bytes move between two processes.
- * Multi-select: every usable BTL is kept and ranked per peer by the BML. */
+ * Multi-select: every usable BTL is kept and ranked per peer by the BML (exclusivity, then
+ * latency). A BTL knows nothing of MPI: it moves tagged active messages, reads and writes memory
+ * its peers exposed, and (where it has them) keeps per-peer fast channels.
+ *
+ * Threading: every entry point is called from one thread at a time (the MPI layer is FUNNELED);
+ * receive and completion callbacks run inside the BTL's progress callback, on that thread. */
 #ifndef PLEXUS_BTL_H
 #define PLEXUS_BTL_H
 
@@ -9,14 +14,162 @@
 extern "C" {
 #endif
 
-/* Interface version a btl component declares in its descriptor (framework_major/minor). The data
- * path (send, put/get with completion callbacks, fast channels for reconf, add/del peers) is
- * appended as the point-to-point layer lands; a component built for minor m loads into any core
- * whose minor is >= m. */
+/* Interface version a btl component declares in its descriptor (framework_major/minor); a
+ * component built for minor m loads into any core whose minor is >= m.
+ * 1.0: descriptor only. 1.1: the data path (this module struct). */
 #define PLEXUS_BTL_MAJOR 1
-#define PLEXUS_BTL_MINOR 0
+#define PLEXUS_BTL_MINOR 1
 
-/* query() scope for btl: NULL (a BTL serves the whole process). */
+/* query() scope for btl: NULL (a BTL serves the whole process). The module it returns stays
+ * valid until the component is closed. */
+
+/* Active-message tags: one byte, split by owner so that layers never collide. A BTL delivers each
+ * message to the callback registered for its tag. */
+#define PLEXUS_BTL_TAG_PML_FIRST 0x00u       /* point-to-point matching and rendezvous */
+#define PLEXUS_BTL_TAG_PML_LAST 0x3fu
+#define PLEXUS_BTL_TAG_OSC_FIRST 0x40u       /* one-sided control and data */
+#define PLEXUS_BTL_TAG_OSC_LAST 0x7fu
+#define PLEXUS_BTL_TAG_COLL_FIRST 0x80u      /* collectives that bypass the PML */
+#define PLEXUS_BTL_TAG_COLL_LAST 0xbfu
+#define PLEXUS_BTL_TAG_INTERNAL_FIRST 0xc0u  /* a BTL's own control messages (reconf, setup) */
+#define PLEXUS_BTL_TAG_INTERNAL_LAST 0xffu
+#define PLEXUS_BTL_TAG_COUNT 256u
+
+/* A peer as the upper layer names it. id is the upper layer's own index for the process: the
+ * BTL hands it back with every message from that process. */
+typedef struct plexus_btl_proc {
+    uint32_t id;
+    uint32_t rank;       /* in nspace */
+    const char *nspace;  /* NUL-terminated; the caller's string, valid during add_procs only */
+} plexus_btl_proc_t;
+
+/* A BTL's state for one peer; opaque to everybody else. */
+typedef struct plexus_btl_endpoint plexus_btl_endpoint_t;
+
+/* One received active message: the header and payload the sender gathered, contiguous. The
+ * bytes are valid only until the callback returns (they may live in a shared ring). */
+typedef struct plexus_btl_recv_desc {
+    uint32_t src;      /* plexus_btl_proc_t.id of the sender */
+    uint8_t tag;
+    uint8_t reserved[3];
+    const void *data;
+    size_t len;
+} plexus_btl_recv_desc_t;
+
+typedef void (*plexus_btl_recv_fn_t)(void *ctx, const plexus_btl_recv_desc_t *msg);
+
+/* What a peer needs to reach a registered region of this process's memory: the BTL's own bytes
+ * (for sm: pid, base, length). The upper layer ships it inside its messages, opaque. */
+#define PLEXUS_BTL_MEM_HANDLE_MAX 48
+typedef struct plexus_btl_mem_handle {
+    uint32_t len;  /* bytes of data used */
+    uint32_t reserved;
+    uint8_t data[PLEXUS_BTL_MEM_HANDLE_MAX];
+} plexus_btl_mem_handle_t;
+
+/* Local completion of put/get: the local buffer may be reused (put) or holds the data (get).
+ * status is PLEXUS_SUCCESS or the error that ended the transfer. */
+typedef void (*plexus_btl_rdma_done_fn_t)(void *ctx, int status);
+
+/* Fast channels: a per-peer path that is quicker than the default one but costs memory or
+ * hardware resources, so only some peers get one (sm: fast boxes; openib: eager RDMA). The channel
+ * is the one this process SENDS on to the peer. Reconf decides which peers deserve one. */
+typedef enum plexus_btl_fast_op {
+    PLEXUS_BTL_FAST_CREATE = 1,   /* ask for one (asynchronous: PENDING until the peer grants) */
+    PLEXUS_BTL_FAST_QUIESCE = 2,  /* stop sending on it; it stays allocated */
+    PLEXUS_BTL_FAST_RESUME = 3,   /* use a quiesced one again */
+    PLEXUS_BTL_FAST_DROP = 4      /* quiesce, drain, and give its memory back to the peer */
+} plexus_btl_fast_op_t;
+
+typedef enum plexus_btl_fast_state {
+    PLEXUS_BTL_FAST_NONE = 0,
+    PLEXUS_BTL_FAST_PENDING = 1,
+    PLEXUS_BTL_FAST_ACTIVE = 2,
+    PLEXUS_BTL_FAST_QUIESCED = 3
+} plexus_btl_fast_state_t;
+
+typedef struct plexus_btl_fast_stats {
+    uint32_t active;     /* outgoing channels in use */
+    uint32_t quiesced;   /* outgoing channels allocated but not used */
+    uint32_t incoming;   /* channels peers hold into this process */
+    uint32_t capacity;   /* most incoming channels this process grants */
+    uint64_t fast_sends; /* messages sent on fast channels since open */
+    uint64_t slow_sends; /* messages sent on the default path since open */
+} plexus_btl_fast_stats_t;
+
+/* What a module can do (flags). */
+#define PLEXUS_BTL_CAP_SEND 0x1u
+#define PLEXUS_BTL_CAP_PUT 0x2u
+#define PLEXUS_BTL_CAP_GET 0x4u
+#define PLEXUS_BTL_CAP_FAST_CHANNELS 0x8u
+
+/* Exclusivity bands: for a peer, the reachable BTL of highest exclusivity is used first. */
+#define PLEXUS_BTL_EXCLUSIVITY_SELF 0xffffu  /* the same process */
+#define PLEXUS_BTL_EXCLUSIVITY_NODE 0x8000u  /* the same node (sm) */
+#define PLEXUS_BTL_EXCLUSIVITY_HIGH 0x4000u  /* a fabric with RDMA (openib, sci) */
+#define PLEXUS_BTL_EXCLUSIVITY_LOW 0x0100u   /* anything (tcp) */
+
+typedef struct plexus_btl_module plexus_btl_module_t;
+
+struct plexus_btl_module {
+    uint32_t struct_size;  /* sizeof(plexus_btl_module_t) as the component was built */
+    uint16_t major;        /* PLEXUS_BTL_MAJOR / MINOR the component was built against */
+    uint16_t minor;
+    const char *name;  /* the component's name */
+
+    uint32_t caps;         /* PLEXUS_BTL_CAP_* */
+    uint32_t exclusivity;  /* PLEXUS_BTL_EXCLUSIVITY_* band or a value between */
+    uint32_t latency_ns;   /* estimate for ranking equal exclusivities */
+    uint32_t bandwidth_mbps;
+    size_t eager_limit;    /* largest header + payload the PML sends in one message unasked */
+    size_t max_send_size;  /* largest header + payload of any one send (rendezvous fragments) */
+    size_t rdma_threshold; /* payloads from this size on go by get/put; 0: never */
+    size_t max_rdma_size;  /* largest single put/get; 0: unlimited */
+
+    /* Peers, at any time and as often as the job changes: eps[i] is set for each proc this
+     * module reaches and NULL for the others. Cheap: a connection is made on first use. Adding a
+     * proc twice returns the same endpoint. */
+    int (*add_procs)(plexus_btl_module_t *m, size_t n, const plexus_btl_proc_t *procs,
+                     plexus_btl_endpoint_t **eps);
+    /* The peers are gone (finalize, disconnect): release what the module holds for them. */
+    int (*del_procs)(plexus_btl_module_t *m, size_t n, plexus_btl_endpoint_t *const *eps);
+
+    /* The callback for one tag (NULL removes it). A message whose tag has no callback is
+     * dropped with a warning. */
+    int (*register_recv)(plexus_btl_module_t *m, uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx);
+
+    /* Sends hdr followed by payload as one message (hdr_len + payload_len <= max_send_size).
+     * PLEXUS_SUCCESS: both buffers may be reused at once. PLEXUS_ERR_AGAIN: out of resources
+     * now, nothing was sent; try again after progress. Messages from one process to another on
+     * one module arrive in the order sent, except that a fast channel may overtake the default
+     * path: the upper layer orders by its own sequence numbers. */
+    int (*send)(plexus_btl_module_t *m, plexus_btl_endpoint_t *ep, uint8_t tag, const void *hdr,
+                size_t hdr_len, const void *payload, size_t payload_len);
+
+    /* Memory peers may read or write with put/get (CAP_PUT/CAP_GET). */
+    int (*register_mem)(plexus_btl_module_t *m, void *base, size_t len,
+                        plexus_btl_mem_handle_t *out);
+    int (*deregister_mem)(plexus_btl_module_t *m, plexus_btl_mem_handle_t *handle);
+    /* Reads len bytes at remote_addr (inside the peer's registered region remote) into local.
+     * PLEXUS_SUCCESS: done(ctx, status) will be called once, possibly before get returns.
+     * PLEXUS_ERR_AGAIN: not started; retry. Other errors: not started, done is not called. */
+    int (*get)(plexus_btl_module_t *m, plexus_btl_endpoint_t *ep, void *local, size_t len,
+               const plexus_btl_mem_handle_t *remote, uint64_t remote_addr,
+               plexus_btl_rdma_done_fn_t done, void *ctx);
+    int (*put)(plexus_btl_module_t *m, plexus_btl_endpoint_t *ep, const void *local, size_t len,
+               const plexus_btl_mem_handle_t *remote, uint64_t remote_addr,
+               plexus_btl_rdma_done_fn_t done, void *ctx);
+
+    /* Fast channels (CAP_FAST_CHANNELS; NULL otherwise). fast_channel returns
+     * PLEXUS_ERR_NOT_AVAILABLE when the peer has no room for one more. */
+    int (*fast_channel)(plexus_btl_module_t *m, plexus_btl_endpoint_t *ep, plexus_btl_fast_op_t op);
+    plexus_btl_fast_state_t (*fast_channel_state)(plexus_btl_module_t *m, plexus_btl_endpoint_t *ep);
+    int (*fast_channel_stats)(plexus_btl_module_t *m, plexus_btl_fast_stats_t *out);
+
+    /* Messages and transfers still in flight that this process started (0: quiet). The MPI
+     * layer drains every module before finalize, so that nothing a peer waits for is lost. */
+    size_t (*pending)(plexus_btl_module_t *m);
+};
 
 #ifdef __cplusplus
 }

@@ -90,7 +90,8 @@ typedef int (*plexus_progress_fn_t)(void *ctx);
 /* What the core offers components. Versioned: members are only ever appended, a component checks
  * minor (or struct_size) before using a member newer than the version it was built for. */
 #define PLEXUS_HOST_API_MAJOR 1
-#define PLEXUS_HOST_API_MINOR 1  /* 1.1: job info, secret, shm prefix, modex, fence, abort, wait */
+#define PLEXUS_HOST_API_MINOR 2  /* 1.1: job info, secret, shm prefix, modex, fence, abort, wait
+                                  * 1.2: mem_bind_local */
 
 /* Who this process is in its job (host API 1.1). The caller sets struct_size to
  * sizeof(plexus_job_info_t) as it was built; the core fills what both know. */
@@ -167,6 +168,13 @@ struct plexus_host_api {
     /* Polls the progress engine, backing off when idle, until done(ctx) is nonzero or
      * timeout_ms (< 0: forever) has passed: PLEXUS_SUCCESS or PLEXUS_ERR_TIMEOUT. */
     int (*progress_wait)(plexus_done_fn_t done, void *ctx, int timeout_ms);
+
+    /* ---- Added in 1.2. ---- */
+
+    /* Places [addr, addr + len) on the NUMA node(s) this process is bound to (hwloc area
+     * binding), so that memory this process polls is local to it. PLEXUS_ERR_NOT_AVAILABLE where
+     * the system cannot bind memory; the caller goes on with the kernel's first-touch placement. */
+    int (*mem_bind_local)(void *addr, size_t len);
 };
 
 /* Helpers for writing a descriptor. */

@@ -17,7 +17,8 @@ enum plexus_status {
     PLEXUS_ERR_NOT_FOUND = -6,        /* no such parameter, peer, key */
     PLEXUS_ERR_UNREACH = -7,          /* the peer cannot be reached through this module */
     PLEXUS_ERR_TIMEOUT = -8,
-    PLEXUS_ERR_EXISTS = -9            /* already registered */
+    PLEXUS_ERR_EXISTS = -9,           /* already registered */
+    PLEXUS_ERR_AGAIN = -10            /* no resources right now: retry after progress */
 };
 
 #ifdef __cplusplus

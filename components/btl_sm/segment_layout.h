@@ -1,0 +1,76 @@
+// The layout of a process's shared segment, described by its own header so that a peer needs
+// nothing but the mapping to find its parts:
+//
+//   header            magic, version, size, owner, the offsets below; the attach counter and
+//                     the granted-box count each on a cache line of their own
+//   directory         one entry per process that attached (slot = the attach counter's value):
+//                     its pid, segment name and descriptor; the slot is how FIFO descriptors
+//                     name segments
+//   FIFO              the MPSC receive FIFO (mpsc_fifo.h)
+//   eager fragments   this process's small fragments (frag_pool.h)
+//   max fragments     this process's large fragments (pipelined rendezvous)
+//   fast boxes        the rings this process grants to senders (fastbox.h)
+//
+// Offsets are 32-bit (a segment is below 4 GiB), every part starts on a cache line.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "shared_word.h"
+
+namespace plexus::btl_sm {
+
+constexpr uint64_t kSegmentMagic = 0x474553534d584c50ull;  // "PLXMSSEG"
+constexpr uint32_t kSegmentVersion = 1;
+constexpr size_t kSegmentNameMax = 116;  // with the NUL
+
+struct DirEntry {
+    int32_t pid;
+    uint32_t ready;  // 1 once the rest is written (release)
+    int32_t fd;      // the attacher's descriptor of its own segment (see shm_segment.h)
+    char segment[kSegmentNameMax];
+};
+static_assert(sizeof(DirEntry) == 128);
+
+struct SegmentHeader {
+    uint64_t magic;
+    uint32_t version;
+    uint32_t reserved0;
+    uint64_t size;
+    int32_t owner_pid;
+    uint32_t reserved1;
+    uint32_t dir_off, dir_cap;
+    uint32_t fifo_off, fifo_cap;
+    uint32_t eager_off, eager_count, eager_stride;
+    uint32_t max_off, max_count, max_stride;
+    uint32_t box_off, box_count, box_stride, box_ring;
+    alignas(kCacheLine) uint32_t attached;  // processes that attached (fetch_add: their slot)
+    alignas(kCacheLine) uint32_t boxes_granted;  // written by the owner, peeked at by senders
+};
+
+// What the owner wants room for.
+struct LayoutRequest {
+    uint32_t dir_cap;
+    uint32_t fifo_cap;       // power of two
+    uint32_t eager_count;
+    uint32_t eager_capacity; // data bytes per eager fragment
+    uint32_t max_count;
+    uint32_t max_capacity;   // data bytes per max fragment
+    uint32_t box_count;
+    uint32_t box_ring;       // power of two
+};
+
+// Fills every field but attached/boxes_granted; false (and *why) when it exceeds 4 GiB.
+bool compute_layout(const LayoutRequest &req, size_t page_size, SegmentHeader *out, std::string *why);
+
+// A peer's header checked against the size it mapped: magic, version, owner and that every part
+// lies inside. false and *why when not.
+bool check_header(const SegmentHeader &h, uint64_t mapped_size, int32_t expected_pid, std::string *why);
+
+inline DirEntry *directory(uint8_t *base, const SegmentHeader &h) {
+    return reinterpret_cast<DirEntry *>(base + h.dir_off);
+}
+
+}  // namespace plexus::btl_sm

@@ -1,0 +1,57 @@
+// What btl_sm keeps per peer: the peer's mapped segment and FIFO, how the peer's directory names
+// this process, the fast box this process sends on, and the one it granted to the peer.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "fastbox.h"
+#include "mpsc_fifo.h"
+#include "segment_layout.h"
+#include "shm_segment.h"
+
+namespace plexus::btl_sm {
+
+enum class OutState : uint8_t { None, Pending, Active, Quiesced };
+// What a PENDING box becomes once granted (QUIESCE, RESUME and DROP may come before the grant).
+enum class OutWant : uint8_t { Active, Quiesced, Dropped };
+
+// The fast box this process sends on, in the peer's segment.
+struct OutBox {
+    BoxWriter writer;
+    size_t max_message = 0;  // largest message that goes through it
+    OutState state = OutState::None;
+    OutWant want = OutWant::Active;
+    bool no_auto = false;    // refused, or dropped on purpose: the threshold does not ask again
+    uint32_t index = 0;
+};
+
+// A message that arrived before add_procs named its sender (the sender attached first).
+struct Deferred {
+    uint8_t tag;
+    std::vector<uint8_t> bytes;
+};
+
+struct Endpoint {
+    // Send path first: what every send touches.
+    OutBox out;
+    FifoProducer fifo;          // the peer's receive FIFO
+    uint32_t slot_at_peer = 0;  // this process's directory slot in the peer's segment
+    uint32_t upper_id = 0;      // plexus_btl_proc_t.id, handed back with each message
+    bool named = false;         // add_procs has given upper_id (else attached on demand)
+    bool deleted = false;       // del_procs: messages from it are dropped
+    bool cma_ok = false;        // single copy to this peer works
+    uint64_t messages = 0;      // sent on the FIFO path, for btl_sm_fastbox_threshold
+
+    int32_t pid = 0;
+    ShmSegment segment;  // the peer's, mapped
+    SegmentHeader *header = nullptr;
+    int32_t in_box = -1;  // the box this process granted to the peer, or -1
+    std::string nspace;
+    uint32_t rank = 0;
+    std::deque<Deferred> deferred;
+};
+
+}  // namespace plexus::btl_sm

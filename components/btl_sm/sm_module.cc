@@ -1,0 +1,329 @@
+// btl_sm lifecycle: the segment at open, endpoints in add_procs/del_procs, teardown.
+#include "sm_module.h"
+
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <new>
+
+#include "business_card.h"
+#include "cma.h"
+
+namespace plexus::btl_sm {
+namespace {
+
+int progress_callback(void *ctx) { return static_cast<SmModule *>(ctx)->progress(); }
+
+void set_reason(plexus_reason_t *why, const std::string &text) {
+    if (why) std::snprintf(why->text, sizeof why->text, "%s", text.c_str());
+}
+
+uint64_t random_word() {
+    uint64_t v = 0;
+    if (::getrandom(&v, sizeof v, 0) != sizeof v) v = 0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(::getpid());
+    return v | 1;  // never 0, what a zeroed page would hold
+}
+
+// Faults every page in now, on the NUMA node just chosen, instead of in the first messages.
+void populate(uint8_t *base, size_t size) {
+#ifdef MADV_POPULATE_WRITE
+    if (::madvise(base, size, MADV_POPULATE_WRITE) == 0) return;
+#endif
+    const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    for (size_t off = 0; off < size; off += page) base[off] = 0;
+}
+
+}  // namespace
+
+SmModule::SmModule(const plexus_host_api_t *host, const plexus_component_t *self, const SmParams &params)
+    : host_(host), self_(self), params_(params) {}
+
+SmModule::~SmModule() {
+    if (progress_registered_) host_->progress_unregister(progress_callback, this);
+    // Endpoints (peer mappings) go first, then this process's segment, unlinked if still named.
+    by_slot_.clear();
+    by_proc_.clear();
+    endpoints_.clear();
+}
+
+int SmModule::open(plexus_reason_t *why) {
+    if (host_->minor < 1 || host_->struct_size < offsetof(plexus_host_api_t, mem_bind_local)) {
+        set_reason(why, "needs host API 1.1 (runtime: job info, modex)");
+        return PLEXUS_ERR_NOT_AVAILABLE;
+    }
+    if (std::string bad = validate_sm_params(params_); !bad.empty()) {
+        host_->log(self_, PLEXUS_LOG_ERROR, "%s", bad.c_str());
+        set_reason(why, bad);
+        return PLEXUS_ERR_BAD_PARAM;
+    }
+    plexus_job_info_t job{};
+    job.struct_size = sizeof job;
+    if (host_->job_info(&job) != PLEXUS_SUCCESS) {
+        set_reason(why, "no runtime (job information unavailable): sm needs a launched or singleton job");
+        return PLEXUS_ERR_NOT_AVAILABLE;
+    }
+    pid_ = static_cast<int32_t>(::getpid());
+    nspace_ = job.nspace;
+    rank_ = job.rank;
+    expected_attachers_ = job.local_size > 0 ? job.local_size - 1 : 0;
+    std::string err;
+    node_ = node_identity(&err);
+    if (node_.empty()) {
+        set_reason(why, "cannot tell which node this is: " + err);
+        return PLEXUS_ERR_NOT_AVAILABLE;
+    }
+    // Under Yama ptrace_scope=1 only ancestors may ptrace (and so use CMA on) a process; sibling
+    // ranks are not ancestors. Allowing any tracer, as Open MPI's vader does, lets them read our
+    // memory by process_vm_readv. Fails harmlessly (EINVAL) where Yama is absent.
+    ::prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    if (params_.single_copy == kSingleCopyCma) {
+        cma_ = cma_available(&err);
+        if (!cma_) host_->log(self_, PLEXUS_LOG_DECISION, "single copy off: %s", err.c_str());
+    }
+    if (!create_segment(why)) return PLEXUS_ERR_NOT_AVAILABLE;
+    probe_word_ = random_word();
+    Card card{};
+    if (!make_card(node_, segment_.name(), segment_.size(), pid_, segment_.fd(),
+                   reinterpret_cast<uint64_t>(const_cast<uint64_t *>(&probe_word_)), probe_word_, &card)) {
+        set_reason(why, "node name or segment name too long for the business card");
+        return PLEXUS_ERR_NOT_AVAILABLE;
+    }
+    if (int rc = host_->modex_put(self_, &card, sizeof card); rc != PLEXUS_SUCCESS) {
+        set_reason(why, "cannot publish the business card (modex_put returned " + std::to_string(rc) + ")");
+        return PLEXUS_ERR_NOT_AVAILABLE;
+    }
+    maybe_unlink();
+    fill_api();
+    host_->log(self_, PLEXUS_LOG_DETAIL, "segment %s, %zu bytes; %u peers on this node expected",
+               segment_.name().c_str(), segment_.size(), expected_attachers_);
+    return PLEXUS_SUCCESS;
+}
+
+bool SmModule::create_segment(plexus_reason_t *why) {
+    char prefix[128] = {};
+    if (host_->shm_name_prefix(prefix, sizeof prefix) != PLEXUS_SUCCESS) {
+        set_reason(why, "no shared-memory name prefix from the runtime");
+        return false;
+    }
+    std::string name, err;
+    if (!random_segment_name(prefix, &name, &err)) {
+        set_reason(why, err);
+        return false;
+    }
+    if (name.size() >= kSegmentNameMax) {
+        set_reason(why, "segment name " + name + " is too long");
+        return false;
+    }
+    LayoutRequest req{};
+    req.dir_cap = expected_attachers_ + 64;  // room for processes of later jobs on this node
+    req.fifo_cap = static_cast<uint32_t>(params_.fifo_size);
+    req.eager_count = static_cast<uint32_t>(params_.free_list_num);
+    req.eager_capacity = static_cast<uint32_t>(params_.eager_limit);
+    req.max_count = static_cast<uint32_t>(params_.max_frag_num);
+    req.max_capacity = static_cast<uint32_t>(params_.max_send_size);
+    req.box_count = static_cast<uint32_t>(params_.fastbox_max);
+    req.box_ring = static_cast<uint32_t>(params_.fastbox_size);
+    SegmentHeader h{};
+    if (!compute_layout(req, static_cast<size_t>(::sysconf(_SC_PAGESIZE)), &h, &err) ||
+        !ShmSegment::create(name, h.size, &segment_, &err)) {
+        set_reason(why, err);
+        return false;
+    }
+    uint8_t *base = segment_.base();
+    // Placed on this process's NUMA node before the first touch: the receiver polls it.
+    if (host_->minor >= 2 && host_->struct_size >= sizeof(plexus_host_api_t)) {
+        int rc = host_->mem_bind_local(base, h.size);
+        if (rc != PLEXUS_SUCCESS && rc != PLEXUS_ERR_NOT_AVAILABLE)
+            host_->log(self_, PLEXUS_LOG_DETAIL, "mem_bind_local returned %d; first-touch placement", rc);
+    }
+    populate(base, h.size);
+    h.owner_pid = pid_;
+    header_ = new (base) SegmentHeader(h);
+    fifo_format(base + h.fifo_off, h.fifo_cap);
+    fifo_ = FifoConsumer(base + h.fifo_off);
+    eager_ = FragPool(base, h.eager_off, h.eager_count, h.eager_stride);
+    max_ = FragPool(base, h.max_off, h.max_count, h.max_stride);
+    by_slot_.assign(h.dir_cap, nullptr);
+    for (uint32_t i = h.box_count; i-- > 0;) free_boxes_.push_back(i);
+    return true;
+}
+
+void SmModule::fill_api() {
+    plexus_btl_module_t &m = handle_.api;
+    m.struct_size = sizeof m;
+    m.major = PLEXUS_BTL_MAJOR;
+    m.minor = PLEXUS_BTL_MINOR;
+    m.name = "sm";
+    m.caps = PLEXUS_BTL_CAP_SEND | PLEXUS_BTL_CAP_FAST_CHANNELS;
+    if (cma_) m.caps |= PLEXUS_BTL_CAP_GET | PLEXUS_BTL_CAP_PUT;
+    m.exclusivity = PLEXUS_BTL_EXCLUSIVITY_NODE;
+    m.latency_ns = 200;
+    m.bandwidth_mbps = 10000;
+    m.eager_limit = params_.eager_limit;
+    m.max_send_size = params_.max_send_size;
+    m.rdma_threshold = cma_ ? params_.single_copy_threshold : 0;
+    m.max_rdma_size = 0;
+    handle_.self = this;
+}
+
+void SmModule::maybe_unlink() {
+    if (segment_.linked() && load_acquire(header_->attached) >= expected_attachers_) {
+        segment_.unlink();
+        host_->log(self_, PLEXUS_LOG_DETAIL, "all %u local peers attached: %s unlinked", expected_attachers_,
+                   segment_.name().c_str());
+    }
+}
+
+std::unique_ptr<Endpoint> SmModule::attach(const SegmentAddress &where, std::string *why) {
+    auto ep = std::make_unique<Endpoint>();
+    if (!ShmSegment::attach(where, &ep->segment, why)) return nullptr;
+    auto *h = reinterpret_cast<SegmentHeader *>(ep->segment.base());
+    if (!check_header(*h, ep->segment.size(), where.owner_pid, why)) return nullptr;
+    // The counter's old value is this process's slot; it also tells the owner when everyone has
+    // attached, so it is bumped even when the directory turns out to be full.
+    const uint32_t slot = std::atomic_ref<uint32_t>(h->attached).fetch_add(1, std::memory_order_acq_rel);
+    if (slot >= h->dir_cap) {
+        *why = "its directory is full (" + std::to_string(h->dir_cap) + " processes attached)";
+        return nullptr;
+    }
+    DirEntry &d = directory(ep->segment.base(), *h)[slot];
+    d.pid = pid_;
+    d.fd = segment_.fd();
+    std::snprintf(d.segment, sizeof d.segment, "%s", segment_.name().c_str());
+    store_release(d.ready, 1u);
+    ep->header = h;
+    ep->fifo = FifoProducer(ep->segment.base() + h->fifo_off);
+    ep->slot_at_peer = slot;
+    ep->pid = where.owner_pid;
+    return ep;
+}
+
+// Segment names are unique (random) where pids are not for ever: they name a peer.
+Endpoint *SmModule::find_by_segment(const std::string &name) const {
+    for (const auto &ep : endpoints_)
+        if (ep->segment.name() == name) return ep.get();
+    return nullptr;
+}
+
+// A sender this process has not been told about attached and sent first: attach back by the
+// name in the directory so its fragments can be read; its messages wait until add_procs.
+Endpoint *SmModule::resolve_slot(uint32_t slot) {
+    if (slot >= by_slot_.size()) return nullptr;
+    DirEntry &d = directory(segment_.base(), *header_)[slot];
+    if (!load_acquire(d.ready)) return nullptr;
+    char name[kSegmentNameMax];
+    std::memcpy(name, d.segment, sizeof name);
+    name[sizeof name - 1] = '\0';
+    Endpoint *ep = find_by_segment(name);
+    if (!ep) {
+        std::string why;
+        auto fresh = attach(SegmentAddress{name, 0, d.pid, d.fd}, &why);
+        if (!fresh) {
+            host_->log(self_, PLEXUS_LOG_WARN, "a message from pid %d cannot be read: %s", d.pid, why.c_str());
+            return nullptr;
+        }
+        ep = fresh.get();
+        endpoints_.push_back(std::move(fresh));
+    }
+    by_slot_[slot] = ep;
+    return ep;
+}
+
+void SmModule::probe_cma(Endpoint *ep, uint64_t addr, uint64_t value) {
+    if (!cma_) return;
+    std::string why;
+    ep->cma_ok = cma_probe(ep->pid, addr, value, &why);
+    if (ep->cma_ok) return;
+    const int level = cma_failure_logged_ ? PLEXUS_LOG_DETAIL : PLEXUS_LOG_DECISION;
+    cma_failure_logged_ = true;
+    host_->log(self_, level, "no single copy with %s rank %u (get/put fall back to fragments): %s",
+               ep->nspace.c_str(), ep->rank, why.c_str());
+}
+
+Endpoint *SmModule::add_one(const plexus_btl_proc_t &proc) {
+    const std::string nspace = proc.nspace ? proc.nspace : nspace_;
+    if (nspace == nspace_ && proc.rank == rank_) return nullptr;  // btl_self's
+    if (auto it = by_proc_.find({nspace, proc.rank}); it != by_proc_.end()) {
+        it->second->upper_id = proc.id;
+        if (it->second->deleted) it->second->out.no_auto = false;  // back again
+        it->second->deleted = false;
+        return it->second;
+    }
+    const void *data = nullptr;
+    size_t len = 0;
+    Card card{};
+    std::string why;
+    if (int rc = host_->modex_get(self_, nspace.c_str(), proc.rank, &data, &len, -1); rc != PLEXUS_SUCCESS) {
+        host_->log(self_, PLEXUS_LOG_DETAIL, "%s rank %u: no sm card (%d)", nspace.c_str(), proc.rank, rc);
+        return nullptr;
+    }
+    if (!parse_card(data, len, &card, &why)) {
+        host_->log(self_, PLEXUS_LOG_WARN, "%s rank %u: bad sm card: %s", nspace.c_str(), proc.rank, why.c_str());
+        return nullptr;
+    }
+    if (node_ != card.node) return nullptr;  // another node: another BTL's peer
+    Endpoint *ep = find_by_segment(card.segment);
+    if (!ep) {
+        auto fresh = attach(SegmentAddress{card.segment, card.segment_size, card.pid, card.segment_fd}, &why);
+        if (!fresh) {
+            host_->log(self_, PLEXUS_LOG_WARN, "%s rank %u is on this node but unreachable: %s",
+                       nspace.c_str(), proc.rank, why.c_str());
+            return nullptr;
+        }
+        ep = fresh.get();
+        endpoints_.push_back(std::move(fresh));
+    }
+    ep->nspace = nspace;
+    ep->rank = proc.rank;
+    ep->upper_id = proc.id;
+    ep->named = true;
+    if (!ep->deferred.empty()) deferred_ready_ = housekeeping_ = true;
+    probe_cma(ep, card.probe_addr, card.probe_value);
+    by_proc_[{nspace, proc.rank}] = ep;
+    return ep;
+}
+
+int SmModule::add_procs(size_t n, const plexus_btl_proc_t *procs, plexus_btl_endpoint_t **eps) {
+    if (n > 0 && (!procs || !eps)) return PLEXUS_ERR_BAD_PARAM;
+    bool any = false;
+    for (size_t i = 0; i < n; ++i) {
+        Endpoint *ep = add_one(procs[i]);
+        eps[i] = reinterpret_cast<plexus_btl_endpoint_t *>(ep);
+        any |= ep != nullptr;
+    }
+    if (any && !progress_registered_) {
+        if (int rc = host_->progress_register(progress_callback, this); rc != PLEXUS_SUCCESS) return rc;
+        progress_registered_ = true;
+    }
+    maybe_unlink();
+    return PLEXUS_SUCCESS;
+}
+
+int SmModule::del_procs(size_t n, plexus_btl_endpoint_t *const *eps) {
+    if (n > 0 && !eps) return PLEXUS_ERR_BAD_PARAM;
+    for (size_t i = 0; i < n; ++i) {
+        auto *ep = reinterpret_cast<Endpoint *>(eps[i]);
+        if (!ep || ep->deleted) continue;
+        // Our box at the peer goes back to it. The peer's box here is freed only when the peer
+        // says DROP (its own del_procs): until then it may still write, and those bytes must
+        // not land in a box meanwhile granted to somebody else.
+        fast_channel(ep, PLEXUS_BTL_FAST_DROP);
+        // The mapping stays until close: fragments of the peer may still sit in the FIFO.
+        ep->deleted = true;
+        ep->deferred.clear();
+    }
+    return PLEXUS_SUCCESS;
+}
+
+int SmModule::register_recv(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx) {
+    if (tag >= PLEXUS_BTL_TAG_INTERNAL_FIRST) return PLEXUS_ERR_BAD_PARAM;  // sm's own tags
+    handlers_[tag] = Handler{fn, fn ? ctx : nullptr};
+    return PLEXUS_SUCCESS;
+}
+
+}  // namespace plexus::btl_sm

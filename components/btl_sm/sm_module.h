@@ -1,0 +1,149 @@
+// The btl_sm module of one process: its segment (FIFO, fragments, granted fast boxes), its
+// endpoints, and the data path: send (fast box, else a fragment through the peer's FIFO),
+// progress (fast boxes in use, then the FIFO head), single copy by CMA, fast-channel control.
+// One per process, created by open() and destroyed by close(); single-threaded (FUNNELED).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <plexus/btl.h>
+
+#include "frag_pool.h"
+#include "rel_ptr.h"
+#include "sm_control.h"
+#include "sm_endpoint.h"
+#include "sm_params.h"
+
+namespace plexus::btl_sm {
+
+class SmModule;
+
+// The C module struct with a way back to its owner (standard layout, so the cast is exact).
+struct ModuleHandle {
+    plexus_btl_module_t api;
+    SmModule *self;
+};
+
+class SmModule {
+public:
+    SmModule(const plexus_host_api_t *host, const plexus_component_t *self, const SmParams &params);
+    ~SmModule();
+    SmModule(const SmModule &) = delete;
+    SmModule &operator=(const SmModule &) = delete;
+
+    // Creates the segment and puts the card. PLEXUS_ERR_NOT_AVAILABLE / BAD_PARAM + why.
+    int open(plexus_reason_t *why);
+    plexus_btl_module_t *api() { return &handle_.api; }
+    static SmModule *from(plexus_btl_module_t *m) { return reinterpret_cast<ModuleHandle *>(m)->self; }
+
+    int add_procs(size_t n, const plexus_btl_proc_t *procs, plexus_btl_endpoint_t **eps);
+    int del_procs(size_t n, plexus_btl_endpoint_t *const *eps);
+    int register_recv(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx);
+
+    int send(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload, size_t plen) {
+        const size_t len = hlen + plen;
+        if (ep->out.state == OutState::Active && len <= ep->out.max_message &&
+            ep->out.writer.write(tag, hdr, hlen, payload, plen)) {
+            ++fast_sends_;
+            return PLEXUS_SUCCESS;
+        }
+        return send_slow(ep, tag, hdr, hlen, payload, plen);
+    }
+
+    int register_mem(void *base, size_t len, plexus_btl_mem_handle_t *out);
+    int deregister_mem(plexus_btl_mem_handle_t *handle);
+    int rdma(Endpoint *ep, void *local, size_t len, const plexus_btl_mem_handle_t *remote,
+             uint64_t remote_addr, plexus_btl_rdma_done_fn_t done, void *ctx, bool write);
+
+    int fast_channel(Endpoint *ep, plexus_btl_fast_op_t op);
+    plexus_btl_fast_state_t fast_channel_state(const Endpoint *ep) const;
+    int fast_channel_stats(plexus_btl_fast_stats_t *out) const;
+    size_t pending() const;
+
+    // Fast boxes in use, then the FIFO head, then (rarely) housekeeping; never blocks.
+    int progress();
+
+private:
+    struct Handler {
+        plexus_btl_recv_fn_t fn = nullptr;
+        void *ctx = nullptr;
+    };
+    struct InBox {
+        BoxReader reader;
+        Endpoint *from;
+        uint32_t index;
+    };
+    struct QueuedControl {
+        Endpoint *ep;
+        uint8_t tag;
+        std::vector<uint8_t> body;
+    };
+
+    int send_slow(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload, size_t plen);
+    int send_frag(Endpoint *ep, uint8_t tag, uint8_t kind, const void *a, size_t alen, const void *b, size_t blen);
+    void send_control(Endpoint *ep, uint8_t tag, const void *body, size_t len);
+    void request_box(Endpoint *ep);
+
+    int poll_box(size_t i);
+    int poll_fifo();
+    int housekeep();
+    void deliver(Endpoint *ep, uint8_t tag, const void *data, size_t len);
+    void handle_control(Endpoint *ep, uint8_t tag, const uint8_t *data, size_t len);
+    void grant_or_refuse(Endpoint *ep);
+    void on_grant(Endpoint *ep, const BoxGrant &g);
+    void take_back_box(Endpoint *ep, uint32_t index);
+    void update_housekeeping();
+
+    Endpoint *resolve_slot(uint32_t slot);
+    Endpoint *find_by_segment(const std::string &name) const;
+    std::unique_ptr<Endpoint> attach(const SegmentAddress &where, std::string *why);
+    Endpoint *add_one(const plexus_btl_proc_t &proc);
+    void probe_cma(Endpoint *ep, uint64_t addr, uint64_t value);
+    void maybe_unlink();
+    bool create_segment(plexus_reason_t *why);
+    void fill_api();
+
+    // ---- hot: progress and send ----
+    std::vector<InBox> in_boxes_;
+    FifoConsumer fifo_;
+    bool housekeeping_ = true;  // unlink pending, control queued or deferred messages
+    bool in_progress_ = false;
+    std::vector<Endpoint *> by_slot_;  // directory slot -> endpoint
+    Handler handlers_[PLEXUS_BTL_TAG_COUNT];
+    FragPool eager_;
+    FragPool max_;
+    uint64_t fast_sends_ = 0;
+    uint64_t slow_sends_ = 0;
+
+    // ---- cold ----
+    const plexus_host_api_t *host_;
+    const plexus_component_t *self_;
+    SmParams params_;
+    ModuleHandle handle_{};
+    ShmSegment segment_;
+    SegmentHeader *header_ = nullptr;
+    std::string node_;
+    int32_t pid_ = 0;
+    std::string nspace_;
+    uint32_t rank_ = 0;
+    uint32_t expected_attachers_ = 0;
+    bool cma_ = false;  // single_copy=cma and the kernel allows it
+    bool cma_failure_logged_ = false;
+    bool progress_registered_ = false;
+    volatile uint64_t probe_word_ = 0;
+    std::vector<std::unique_ptr<Endpoint>> endpoints_;
+    std::map<std::pair<std::string, uint32_t>, Endpoint *> by_proc_;
+    std::vector<uint32_t> free_boxes_;
+    uint32_t boxes_granted_ = 0;
+    std::deque<QueuedControl> control_queue_;
+    bool deferred_ready_ = false;
+    bool unhandled_warned_[PLEXUS_BTL_TAG_COUNT] = {};
+};
+
+}  // namespace plexus::btl_sm

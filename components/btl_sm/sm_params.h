@@ -1,0 +1,33 @@
+// The btl_sm parameters: their defaults, their registration with the core and the checks the
+// core's registry cannot make on its own (powers of two, one limit against another).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <plexus/component.h>
+
+namespace plexus::btl_sm {
+
+enum SingleCopy : int { kSingleCopyCma = 0, kSingleCopyNone = 1 };  // index in the enum values
+
+struct SmParams {
+    int64_t fastbox_threshold = 8;
+    int64_t fastbox_max = 32;
+    uint64_t fastbox_size = 32 * 1024;
+    int single_copy = kSingleCopyCma;
+    uint64_t single_copy_threshold = 16 * 1024 * 1024;  // measured: see README.md
+    uint64_t eager_limit = 4 * 1024;
+    uint64_t max_send_size = 32 * 1024;
+    int64_t free_list_num = 64;
+    int64_t max_frag_num = 32;
+    int64_t fifo_size = 1024;
+};
+
+// Registers every parameter with storage in *p (the core writes the effective values there).
+int register_sm_params(const plexus_host_api_t *host, const plexus_component_t *self, SmParams *p);
+
+// Empty when p is usable, else one sentence naming the parameter, its value and what is valid.
+std::string validate_sm_params(const SmParams &p);
+
+}  // namespace plexus::btl_sm

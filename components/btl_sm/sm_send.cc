@@ -1,0 +1,135 @@
+// btl_sm send path (beyond the inline fast-box case): fragments through the peer's FIFO, the
+// fast-box threshold, control messages, and the fast-channel operations reconf drives.
+#include <cstring>
+
+#include "sm_module.h"
+
+namespace plexus::btl_sm {
+
+int SmModule::send_slow(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload,
+                        size_t plen) {
+    if (hlen + plen > params_.max_send_size || tag >= PLEXUS_BTL_TAG_INTERNAL_FIRST) return PLEXUS_ERR_BAD_PARAM;
+    if (ep->deleted) return PLEXUS_ERR_UNREACH;
+    if (int rc = send_frag(ep, tag, kFragData, hdr, hlen, payload, plen); rc != PLEXUS_SUCCESS) return rc;
+    ++slow_sends_;
+    if (++ep->messages > static_cast<uint64_t>(params_.fastbox_threshold) && ep->out.state == OutState::None &&
+        !ep->out.no_auto && params_.fastbox_max > 0)
+        request_box(ep);
+    return PLEXUS_SUCCESS;
+}
+
+// One message in a fragment of this process's pool, announced in the peer's FIFO. AGAIN when
+// no fragment is free or the FIFO is full; nothing has been sent then.
+int SmModule::send_frag(Endpoint *ep, uint8_t tag, uint8_t kind, const void *a, size_t alen, const void *b,
+                        size_t blen) {
+    const size_t len = alen + blen;
+    FragPool *pool = len <= eager_.data_capacity() ? &eager_ : &max_;
+    FragHeader *f = pool->alloc();
+    if (!f && pool == &eager_) f = (pool = &max_)->alloc();  // small messages may borrow a big one
+    if (!f) return PLEXUS_ERR_AGAIN;
+    f->len = static_cast<uint32_t>(len);
+    f->tag = tag;
+    f->kind = kind;
+    if (alen) std::memcpy(f->data(), a, alen);
+    if (blen) std::memcpy(f->data() + alen, b, blen);
+    if (!ep->fifo.push(encode(RelPtr{ep->slot_at_peer, pool->offset_of(f)}))) {
+        pool->release_unsent(f);
+        return PLEXUS_ERR_AGAIN;
+    }
+    return PLEXUS_SUCCESS;
+}
+
+// Control messages never fail: what finds no room now is queued, in order, for progress.
+void SmModule::send_control(Endpoint *ep, uint8_t tag, const void *body, size_t len) {
+    if (control_queue_.empty() && send_frag(ep, tag, kFragControl, body, len, nullptr, 0) == PLEXUS_SUCCESS)
+        return;
+    const auto *bytes = static_cast<const uint8_t *>(body);
+    control_queue_.push_back(QueuedControl{ep, tag, std::vector<uint8_t>(bytes, bytes + len)});
+    housekeeping_ = true;
+}
+
+void SmModule::request_box(Endpoint *ep) {
+    ep->out.state = OutState::Pending;
+    ep->out.want = OutWant::Active;
+    send_control(ep, kCtlBoxRequest, nullptr, 0);
+}
+
+int SmModule::fast_channel(Endpoint *ep, plexus_btl_fast_op_t op) {
+    if (!ep || ep->deleted) return PLEXUS_ERR_BAD_PARAM;
+    OutBox &o = ep->out;
+    switch (op) {
+    case PLEXUS_BTL_FAST_CREATE:
+        if (o.state == OutState::Pending) {
+            o.want = OutWant::Active;
+            return PLEXUS_SUCCESS;
+        }
+        if (o.state != OutState::None) return PLEXUS_SUCCESS;
+        // The peer's own count of granted boxes says at once when it is full.
+        if (load_acquire(ep->header->boxes_granted) >= ep->header->box_count) return PLEXUS_ERR_NOT_AVAILABLE;
+        o.no_auto = false;
+        request_box(ep);
+        return PLEXUS_SUCCESS;
+    case PLEXUS_BTL_FAST_QUIESCE:
+        if (o.state == OutState::None) return PLEXUS_ERR_NOT_FOUND;
+        if (o.state == OutState::Pending) o.want = OutWant::Quiesced;
+        if (o.state == OutState::Active) o.state = OutState::Quiesced;
+        return PLEXUS_SUCCESS;
+    case PLEXUS_BTL_FAST_RESUME:
+        if (o.state == OutState::None) return PLEXUS_ERR_NOT_FOUND;
+        if (o.state == OutState::Pending) o.want = OutWant::Active;
+        if (o.state == OutState::Quiesced) o.state = OutState::Active;
+        return PLEXUS_SUCCESS;
+    case PLEXUS_BTL_FAST_DROP:
+        o.no_auto = true;  // dropped on purpose: the threshold must not ask again
+        if (o.state == OutState::None) return PLEXUS_SUCCESS;
+        if (o.state == OutState::Pending) {
+            o.want = OutWant::Dropped;  // given back when the grant arrives
+            return PLEXUS_SUCCESS;
+        }
+        {
+            // Queued behind every message already in the box: the peer drains it, then frees it.
+            const BoxDrop d{o.index};
+            o.state = OutState::None;
+            o.writer = BoxWriter();
+            send_control(ep, kCtlBoxDrop, &d, sizeof d);
+        }
+        return PLEXUS_SUCCESS;
+    }
+    return PLEXUS_ERR_BAD_PARAM;
+}
+
+plexus_btl_fast_state_t SmModule::fast_channel_state(const Endpoint *ep) const {
+    if (!ep) return PLEXUS_BTL_FAST_NONE;
+    switch (ep->out.state) {
+    case OutState::Pending:
+        return ep->out.want == OutWant::Dropped ? PLEXUS_BTL_FAST_NONE : PLEXUS_BTL_FAST_PENDING;
+    case OutState::Active:
+        return PLEXUS_BTL_FAST_ACTIVE;
+    case OutState::Quiesced:
+        return PLEXUS_BTL_FAST_QUIESCED;
+    case OutState::None:
+        break;
+    }
+    return PLEXUS_BTL_FAST_NONE;
+}
+
+int SmModule::fast_channel_stats(plexus_btl_fast_stats_t *out) const {
+    if (!out) return PLEXUS_ERR_BAD_PARAM;
+    plexus_btl_fast_stats_t s{};
+    for (const auto &ep : endpoints_) {
+        s.active += ep->out.state == OutState::Active;
+        s.quiesced += ep->out.state == OutState::Quiesced;
+    }
+    s.incoming = boxes_granted_;
+    s.capacity = static_cast<uint32_t>(params_.fastbox_max);
+    s.fast_sends = fast_sends_;
+    s.slow_sends = slow_sends_;
+    *out = s;
+    return PLEXUS_SUCCESS;
+}
+
+// Data fragments a receiver still holds. Control messages are left out on purpose: no peer
+// waits for them, and a finalizing process must not wait on a peer that stopped polling.
+size_t SmModule::pending() const { return eager_.data_in_flight() + max_.data_in_flight(); }
+
+}  // namespace plexus::btl_sm

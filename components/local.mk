@@ -1,0 +1,16 @@
+# The mission's components: one folder each, one plugin (or static archive) each.
+COMPONENT_CXXFLAGS = $(AM_CXXFLAGS) -fvisibility=hidden
+include components/btl_self/local.mk
+include components/btl_sm/local.mk
+
+# In the build tree, every built plugin is linked into the folder beside libplexus, where the
+# repository looks first, so that tests and benchmarks run without setting a component path.
+BUILD_TREE_PLUGINS = $(abs_top_builddir)/framework/.libs/plexus/plugins-$(PLEXUS_MCA_ABI_MAJOR)
+all-local: build-tree-plugins
+build-tree-plugins: $(plexus_plugin_LTLIBRARIES)
+	@$(MKDIR_P) '$(BUILD_TREE_PLUGINS)'
+	@for la in $(plexus_plugin_LTLIBRARIES); do \
+	  so=`dirname $$la`/.libs/`basename $$la .la`.so; \
+	  test -f "$$so" && ln -sf "$(abs_top_builddir)/$$so" '$(BUILD_TREE_PLUGINS)/'; \
+	done; true
+.PHONY: build-tree-plugins

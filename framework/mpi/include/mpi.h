@@ -1,0 +1,314 @@
+/* The MPI C interface of Plexus: handles, constants, predefined objects and the functions this
+ * version implements (docs/mpi-api.md lists them). Only implemented functions are declared, so
+ * a program that needs something missing fails at compile time, not at link time. */
+#ifndef PLEXUS_MPI_H
+#define PLEXUS_MPI_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ versions */
+#define MPI_VERSION 2
+#define MPI_SUBVERSION 2
+#define PLEXUS_MPI 1
+
+/* ------------------------------------------------------------------ scalar types */
+typedef ptrdiff_t MPI_Aint;
+typedef long long MPI_Offset;
+typedef int MPI_Fint;
+
+/* ------------------------------------------------------------------ handles
+ * Pointers to opaque library objects; predefined handles are addresses of exported objects. */
+typedef struct plexus_mpi_comm_s *MPI_Comm;
+typedef struct plexus_mpi_datatype_s *MPI_Datatype;
+typedef struct plexus_mpi_request_s *MPI_Request;
+typedef struct plexus_mpi_errhandler_s *MPI_Errhandler;
+
+/* The public fields are the standard's; count (in bytes) and cancelled are the library's. */
+typedef struct MPI_Status {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    int plexus_cancelled;
+    size_t plexus_count;
+} MPI_Status;
+
+#define MPI_STATUS_IGNORE ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)0)
+
+/* ------------------------------------------------------------------ constants */
+#define MPI_ANY_SOURCE (-1)
+#define MPI_ANY_TAG (-1)
+#define MPI_PROC_NULL (-2)
+#define MPI_ROOT (-4)
+#define MPI_UNDEFINED (-32766)
+
+/* Bytes of the attached buffer each MPI_Bsend message uses beyond its data. */
+#define MPI_BSEND_OVERHEAD 64
+
+#define MPI_MAX_PROCESSOR_NAME 256
+#define MPI_MAX_ERROR_STRING 512
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
+#define MPI_MAX_OBJECT_NAME 64
+
+#define MPI_THREAD_SINGLE 0
+#define MPI_THREAD_FUNNELED 1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE 3
+
+/* ------------------------------------------------------------------ error classes (MPI-2.2)
+ * Functions return either a class or an error code whose MPI_Error_class is one of these and
+ * whose MPI_Error_string says what exactly was wrong. Codes never exceed MPI_ERR_LASTCODE. */
+#define MPI_SUCCESS 0
+#define MPI_ERR_BUFFER 1
+#define MPI_ERR_COUNT 2
+#define MPI_ERR_TYPE 3
+#define MPI_ERR_TAG 4
+#define MPI_ERR_COMM 5
+#define MPI_ERR_RANK 6
+#define MPI_ERR_REQUEST 7
+#define MPI_ERR_ROOT 8
+#define MPI_ERR_GROUP 9
+#define MPI_ERR_OP 10
+#define MPI_ERR_TOPOLOGY 11
+#define MPI_ERR_DIMS 12
+#define MPI_ERR_ARG 13
+#define MPI_ERR_UNKNOWN 14
+#define MPI_ERR_TRUNCATE 15
+#define MPI_ERR_OTHER 16
+#define MPI_ERR_INTERN 17
+#define MPI_ERR_IN_STATUS 18
+#define MPI_ERR_PENDING 19
+#define MPI_ERR_ACCESS 20
+#define MPI_ERR_AMODE 21
+#define MPI_ERR_ASSERT 22
+#define MPI_ERR_BAD_FILE 23
+#define MPI_ERR_BASE 24
+#define MPI_ERR_CONVERSION 25
+#define MPI_ERR_DISP 26
+#define MPI_ERR_DUP_DATAREP 27
+#define MPI_ERR_FILE_EXISTS 28
+#define MPI_ERR_FILE_IN_USE 29
+#define MPI_ERR_FILE 30
+#define MPI_ERR_INFO_KEY 31
+#define MPI_ERR_INFO_NOKEY 32
+#define MPI_ERR_INFO_VALUE 33
+#define MPI_ERR_INFO 34
+#define MPI_ERR_IO 35
+#define MPI_ERR_KEYVAL 36
+#define MPI_ERR_LOCKTYPE 37
+#define MPI_ERR_NAME 38
+#define MPI_ERR_NO_MEM 39
+#define MPI_ERR_NOT_SAME 40
+#define MPI_ERR_NO_SPACE 41
+#define MPI_ERR_NO_SUCH_FILE 42
+#define MPI_ERR_PORT 43
+#define MPI_ERR_QUOTA 44
+#define MPI_ERR_READ_ONLY 45
+#define MPI_ERR_RMA_CONFLICT 46
+#define MPI_ERR_RMA_SYNC 47
+#define MPI_ERR_SERVICE 48
+#define MPI_ERR_SIZE 49
+#define MPI_ERR_SPAWN 50
+#define MPI_ERR_UNSUPPORTED_DATAREP 51
+#define MPI_ERR_UNSUPPORTED_OPERATION 52
+#define MPI_ERR_WIN 53
+/* Classes are below 128; the codes that carry a message are above it. */
+#define MPI_ERR_LASTCODE 0x3fffffff
+
+/* ------------------------------------------------------------------ predefined objects */
+extern struct plexus_mpi_comm_s plexus_mpi_comm_world;
+extern struct plexus_mpi_comm_s plexus_mpi_comm_self;
+#define MPI_COMM_WORLD (&plexus_mpi_comm_world)
+#define MPI_COMM_SELF (&plexus_mpi_comm_self)
+#define MPI_COMM_NULL ((MPI_Comm)0)
+
+extern struct plexus_mpi_errhandler_s plexus_mpi_errors_are_fatal;
+extern struct plexus_mpi_errhandler_s plexus_mpi_errors_return;
+#define MPI_ERRORS_ARE_FATAL (&plexus_mpi_errors_are_fatal)
+#define MPI_ERRORS_RETURN (&plexus_mpi_errors_return)
+#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
+
+#define MPI_REQUEST_NULL ((MPI_Request)0)
+
+/* Datatypes: every predefined C type (contiguous; the pair types for MINLOC/MAXLOC too). */
+#define PLEXUS_MPI_DATATYPE(name) extern struct plexus_mpi_datatype_s plexus_mpi_##name;
+PLEXUS_MPI_DATATYPE(char)
+PLEXUS_MPI_DATATYPE(signed_char)
+PLEXUS_MPI_DATATYPE(unsigned_char)
+PLEXUS_MPI_DATATYPE(byte)
+PLEXUS_MPI_DATATYPE(short)
+PLEXUS_MPI_DATATYPE(unsigned_short)
+PLEXUS_MPI_DATATYPE(int)
+PLEXUS_MPI_DATATYPE(unsigned)
+PLEXUS_MPI_DATATYPE(long)
+PLEXUS_MPI_DATATYPE(unsigned_long)
+PLEXUS_MPI_DATATYPE(long_long_int)
+PLEXUS_MPI_DATATYPE(unsigned_long_long)
+PLEXUS_MPI_DATATYPE(float)
+PLEXUS_MPI_DATATYPE(double)
+PLEXUS_MPI_DATATYPE(long_double)
+PLEXUS_MPI_DATATYPE(wchar)
+PLEXUS_MPI_DATATYPE(c_bool)
+PLEXUS_MPI_DATATYPE(int8_t)
+PLEXUS_MPI_DATATYPE(int16_t)
+PLEXUS_MPI_DATATYPE(int32_t)
+PLEXUS_MPI_DATATYPE(int64_t)
+PLEXUS_MPI_DATATYPE(uint8_t)
+PLEXUS_MPI_DATATYPE(uint16_t)
+PLEXUS_MPI_DATATYPE(uint32_t)
+PLEXUS_MPI_DATATYPE(uint64_t)
+PLEXUS_MPI_DATATYPE(c_float_complex)
+PLEXUS_MPI_DATATYPE(c_double_complex)
+PLEXUS_MPI_DATATYPE(c_long_double_complex)
+PLEXUS_MPI_DATATYPE(aint)
+PLEXUS_MPI_DATATYPE(offset)
+PLEXUS_MPI_DATATYPE(packed)
+PLEXUS_MPI_DATATYPE(float_int)
+PLEXUS_MPI_DATATYPE(double_int)
+PLEXUS_MPI_DATATYPE(long_int)
+PLEXUS_MPI_DATATYPE(2int)
+PLEXUS_MPI_DATATYPE(short_int)
+PLEXUS_MPI_DATATYPE(long_double_int)
+#undef PLEXUS_MPI_DATATYPE
+
+#define MPI_DATATYPE_NULL ((MPI_Datatype)0)
+#define MPI_CHAR (&plexus_mpi_char)
+#define MPI_SIGNED_CHAR (&plexus_mpi_signed_char)
+#define MPI_UNSIGNED_CHAR (&plexus_mpi_unsigned_char)
+#define MPI_BYTE (&plexus_mpi_byte)
+#define MPI_SHORT (&plexus_mpi_short)
+#define MPI_UNSIGNED_SHORT (&plexus_mpi_unsigned_short)
+#define MPI_INT (&plexus_mpi_int)
+#define MPI_UNSIGNED (&plexus_mpi_unsigned)
+#define MPI_LONG (&plexus_mpi_long)
+#define MPI_UNSIGNED_LONG (&plexus_mpi_unsigned_long)
+#define MPI_LONG_LONG_INT (&plexus_mpi_long_long_int)
+#define MPI_LONG_LONG MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG (&plexus_mpi_unsigned_long_long)
+#define MPI_FLOAT (&plexus_mpi_float)
+#define MPI_DOUBLE (&plexus_mpi_double)
+#define MPI_LONG_DOUBLE (&plexus_mpi_long_double)
+#define MPI_WCHAR (&plexus_mpi_wchar)
+#define MPI_C_BOOL (&plexus_mpi_c_bool)
+#define MPI_INT8_T (&plexus_mpi_int8_t)
+#define MPI_INT16_T (&plexus_mpi_int16_t)
+#define MPI_INT32_T (&plexus_mpi_int32_t)
+#define MPI_INT64_T (&plexus_mpi_int64_t)
+#define MPI_UINT8_T (&plexus_mpi_uint8_t)
+#define MPI_UINT16_T (&plexus_mpi_uint16_t)
+#define MPI_UINT32_T (&plexus_mpi_uint32_t)
+#define MPI_UINT64_T (&plexus_mpi_uint64_t)
+#define MPI_C_FLOAT_COMPLEX (&plexus_mpi_c_float_complex)
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX (&plexus_mpi_c_double_complex)
+#define MPI_C_LONG_DOUBLE_COMPLEX (&plexus_mpi_c_long_double_complex)
+#define MPI_AINT (&plexus_mpi_aint)
+#define MPI_OFFSET (&plexus_mpi_offset)
+#define MPI_PACKED (&plexus_mpi_packed)
+#define MPI_FLOAT_INT (&plexus_mpi_float_int)
+#define MPI_DOUBLE_INT (&plexus_mpi_double_int)
+#define MPI_LONG_INT (&plexus_mpi_long_int)
+#define MPI_2INT (&plexus_mpi_2int)
+#define MPI_SHORT_INT (&plexus_mpi_short_int)
+#define MPI_LONG_DOUBLE_INT (&plexus_mpi_long_double_int)
+
+/* ------------------------------------------------------------------ environment */
+int MPI_Init(int *argc, char ***argv);
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+int MPI_Finalize(void);
+int MPI_Initialized(int *flag);
+int MPI_Finalized(int *flag);
+int MPI_Abort(MPI_Comm comm, int errorcode);
+int MPI_Query_thread(int *provided);
+int MPI_Is_thread_main(int *flag);
+int MPI_Get_processor_name(char *name, int *resultlen);
+int MPI_Get_version(int *version, int *subversion);
+int MPI_Get_library_version(char *version, int *resultlen);
+double MPI_Wtime(void);
+double MPI_Wtick(void);
+
+/* ------------------------------------------------------------------ communicators */
+int MPI_Comm_rank(MPI_Comm comm, int *rank);
+int MPI_Comm_size(MPI_Comm comm, int *size);
+int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+
+/* ------------------------------------------------------------------ datatypes */
+int MPI_Type_size(MPI_Datatype datatype, int *size);
+int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+/* ------------------------------------------------------------------ point-to-point */
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+             MPI_Status *status);
+int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request);
+int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request);
+int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request);
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request);
+int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Request *request);
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status);
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int MPI_Buffer_attach(void *buffer, int size);
+int MPI_Buffer_detach(void *buffer_addr, int *size);
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+
+/* ------------------------------------------------------------------ persistent requests */
+int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request);
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request);
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request);
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request);
+int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                  MPI_Request *request);
+int MPI_Start(MPI_Request *request);
+int MPI_Startall(int count, MPI_Request array_of_requests[]);
+
+/* ------------------------------------------------------------------ completion */
+int MPI_Wait(MPI_Request *request, MPI_Status *status);
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status);
+int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                MPI_Status *status);
+int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]);
+int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                MPI_Status array_of_statuses[]);
+int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                 int array_of_indices[], MPI_Status array_of_statuses[]);
+int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                 int array_of_indices[], MPI_Status array_of_statuses[]);
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+int MPI_Request_free(MPI_Request *request);
+int MPI_Cancel(MPI_Request *request);
+int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+
+/* ------------------------------------------------------------------ errors */
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+int MPI_Errhandler_free(MPI_Errhandler *errhandler);
+int MPI_Error_string(int errorcode, char *string, int *resultlen);
+int MPI_Error_class(int errorcode, int *errorclass);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PLEXUS_MPI_H */

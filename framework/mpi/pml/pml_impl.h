@@ -1,0 +1,142 @@
+// The PML's state: per-peer sequence numbers and queues, per-context matching queues, and the
+// work that waits for BTL resources. Shared by the send, receive and rendezvous files.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "mpi.h"
+#include "mpi/bml/bml.h"
+#include "mpi/pml/intrusive_list.h"
+#include "mpi/pml/pml.h"
+#include "mpi/pml/pml_protocol.h"
+
+namespace plexus::mpi {
+
+struct RequestLinks {
+    static Request *&next(Request *r) { return r->pml.next; }
+    static Request *&prev(Request *r) { return r->pml.prev; }
+};
+using RequestList = IntrusiveList<Request, RequestLinks>;
+
+// A match message that arrived before any receive wanted it.
+struct Unexpected {
+    Unexpected *next = nullptr;
+    Unexpected *prev = nullptr;
+    uint8_t kind = 0;  // wire::kEager, kEagerSync or kRts
+    uint32_t proc = 0;
+    int source = 0;
+    int tag = 0;
+    uint64_t bytes = 0;  // of the whole message
+    uint64_t send_cookie = 0;
+    uint64_t addr = 0;
+    plexus_btl_mem_handle_t handle{};
+    std::vector<uint8_t> data;  // eager payload (capacity kept when recycled)
+};
+using UnexpectedList = IntrusiveList<Unexpected, MemberLinks<Unexpected>>;
+
+// Matching state of one context id.
+struct ContextQueues {
+    Comm *comm = nullptr;  // null while the communicator exists only at peers
+    RequestList posted;    // receives in the order they were posted
+    UnexpectedList unexpected;  // messages in the order they became matchable
+};
+
+// A match message that arrived ahead of its sequence number.
+struct Stashed {
+    uint8_t tag;
+    uint32_t seq;
+    std::vector<uint8_t> bytes;  // header and payload
+};
+
+// A small control message (CTS, FIN, ACK) the BTL had no room for.
+struct Control {
+    uint32_t proc;
+    uint8_t tag;
+    uint8_t len;
+    uint8_t bytes[sizeof(wire::CtsHeader)];
+};
+
+struct PeerState {
+    uint32_t send_seq = 0;
+    uint32_t recv_seq = 0;
+    BmlPeer *bml = nullptr;
+    RequestList blocked;             // sends waiting for BTL resources, in order
+    std::vector<Stashed> stash;      // early arrivals
+};
+
+// A sender's registration of its buffer for the receiver's get.
+struct RdmaRegistration {
+    plexus_btl_module_t *btl;
+    plexus_btl_mem_handle_t handle;
+};
+
+// Request states (Request::pml.state).
+enum SendState : uint8_t {
+    kSendNew = 0,
+    kSendBlocked,   // on its peer's blocked list
+    kSendWaitAck,   // synchronous eager: waiting for the match
+    kSendWaitRndv,  // RTS sent: waiting for CTS or FIN
+    kSendStreaming, // CTS received: fragments going out
+};
+enum RecvState : uint8_t {
+    kRecvPosted = 0,
+    kRecvFrags,    // matched an RTS; fragments arriving
+    kRecvGetting,  // matched an RTS; get in flight or waiting to be retried
+};
+
+struct Pml::Impl {
+    Impl(ProcTable &procs, std::unique_ptr<Bml> bml);
+
+    // --- send side (pml_send.cc) ---
+    int start_send(Request *r);
+    bool try_send(Request *r, PeerState &p);  // false: BTL out of resources
+    bool send_eager(Request *r, PeerState &p);
+    bool send_rts(Request *r, PeerState &p);
+    bool stream_fragments(Request *r);
+    void on_cts(const wire::CtsHeader &h);
+    void on_fin(uint64_t cookie);
+    void on_ack(uint64_t cookie);
+
+    // --- receive side (pml_recv.cc) ---
+    int start_recv(Request *r);
+    void on_match_message(uint8_t tag, uint32_t proc, const void *data, size_t len);
+    void deliver(uint8_t tag, uint32_t proc, const void *data, size_t len);
+    void consume(Request *r, Unexpected *u);
+    void complete_eager(Request *r, uint8_t kind, uint32_t proc, const wire::MatchHeader &h,
+                        uint64_t cookie, const void *payload, size_t len);
+    ContextQueues &context(uint32_t id);
+    Unexpected *new_unexpected();
+    void recycle(Unexpected *u);
+
+    // --- rendezvous, receive side (pml_rendezvous.cc) ---
+    void start_rndv_recv(Request *r, uint32_t proc, const wire::RtsHeader &rts);
+    bool try_get(Request *r);
+    void on_frag(const wire::FragHeader &h, const void *data, size_t len);
+    void on_get_done(Request *r, int status);
+    void finish_get(Request *r);
+
+    // --- control messages and progress (pml.cc) ---
+    void send_control(uint32_t proc, uint8_t tag, const void *hdr, size_t len);
+    int progress();
+    bool idle() const;
+    PeerState &peer(uint32_t proc) { return peers[proc]; }
+    BmlPeer *bml_peer(uint32_t proc);
+
+    static void complete(Request *r) { r->complete = true; }
+
+    ProcTable &procs;
+    std::unique_ptr<Bml> bml;
+    std::vector<PeerState> peers;
+    std::vector<std::unique_ptr<ContextQueues>> contexts;
+    std::vector<Unexpected *> unexpected_pool;
+    std::deque<Control> controls;       // waiting for BTL resources
+    std::vector<uint32_t> blocked_peers;  // peers with a non-empty blocked list
+    RequestList streaming;              // sends pushing fragments after a CTS
+    RequestList getting;                // receives whose get must be retried
+    size_t outstanding_rndv = 0;        // rendezvous sends not yet finished
+};
+
+}  // namespace plexus::mpi

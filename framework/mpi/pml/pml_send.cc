@@ -1,0 +1,152 @@
+// The send side: eager messages below the BTL's limit, a request-to-send above it, synchronous
+// acknowledgements, and the fragments that follow a clear-to-send.
+#include <algorithm>
+#include <cstring>
+
+#include "mpi/pml/pml_impl.h"
+
+namespace plexus::mpi {
+
+namespace {
+
+Request *from_cookie(uint64_t cookie) { return reinterpret_cast<Request *>(static_cast<uintptr_t>(cookie)); }
+uint64_t cookie_of(Request *r) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(r)); }
+
+wire::MatchHeader match_header(const Request *r) {
+    return {r->comm->context_id, r->comm->rank, r->tag, r->pml.seq};
+}
+
+void finish_send(Request *r) {
+    r->status.error = MPI_SUCCESS;
+    r->status.bytes = r->bytes;
+    r->pml.state = kSendNew;
+    Pml::Impl::complete(r);
+}
+
+}  // namespace
+
+int Pml::Impl::start_send(Request *r) {
+    r->complete = false;
+    r->status = {};
+    r->pml = {};
+    const uint32_t proc = r->comm->remote_procs[static_cast<size_t>(r->peer)];
+    BmlPeer *bp = bml_peer(proc);
+    if (!bp) return MPI_ERR_OTHER;  // unreachable peers were reported when the job started
+    PeerState &p = peers[proc];
+    r->pml.proc = proc;
+    r->pml.seq = p.send_seq++;
+    // Behind earlier sends that are waiting for resources, so that they keep their order.
+    if (p.blocked.empty() && try_send(r, p)) return MPI_SUCCESS;
+    if (p.blocked.empty()) blocked_peers.push_back(proc);
+    p.blocked.push_back(r);
+    r->pml.queued = true;
+    r->pml.state = kSendBlocked;
+    return MPI_SUCCESS;
+}
+
+bool Pml::Impl::try_send(Request *r, PeerState &p) {
+    const size_t limit = p.bml->send.btl->eager_limit;
+    const size_t hdr = r->mode == SendMode::Synchronous ? sizeof(wire::SyncHeader) : sizeof(wire::MatchHeader);
+    if (r->bytes + hdr <= limit) return send_eager(r, p);
+    return send_rts(r, p);
+}
+
+bool Pml::Impl::send_eager(Request *r, PeerState &p) {
+    plexus_btl_module_t *btl = p.bml->send.btl;
+    if (r->mode == SendMode::Synchronous) {
+        wire::SyncHeader h{match_header(r), cookie_of(r)};
+        if (btl->send(btl, p.bml->send.ep, wire::kEagerSync, &h, sizeof h, r->buf, r->bytes) != PLEXUS_SUCCESS)
+            return false;
+        r->pml.state = kSendWaitAck;  // completes when the receiver matches
+        return true;
+    }
+    wire::MatchHeader h = match_header(r);
+    if (btl->send(btl, p.bml->send.ep, wire::kEager, &h, sizeof h, r->buf, r->bytes) != PLEXUS_SUCCESS) return false;
+    finish_send(r);
+    return true;
+}
+
+bool Pml::Impl::send_rts(Request *r, PeerState &p) {
+    wire::RtsHeader h{};
+    h.match = match_header(r);
+    h.bytes = r->bytes;
+    h.send_cookie = cookie_of(r);
+    const BtlPath &rdma = p.bml->rdma;
+    if (rdma.btl && r->bytes >= rdma.btl->rdma_threshold && !r->pml.rdma) {
+        auto reg = std::make_unique<RdmaRegistration>();
+        reg->btl = rdma.btl;
+        if (rdma.btl->register_mem(rdma.btl, r->buf, r->bytes, &reg->handle) == PLEXUS_SUCCESS)
+            r->pml.rdma = reg.release();
+    }
+    if (auto *reg = static_cast<RdmaRegistration *>(r->pml.rdma)) {
+        h.addr = reinterpret_cast<uintptr_t>(r->buf);
+        h.handle = reg->handle;
+    }
+    plexus_btl_module_t *btl = p.bml->send.btl;
+    if (btl->send(btl, p.bml->send.ep, wire::kRts, &h, sizeof h, nullptr, 0) != PLEXUS_SUCCESS) return false;
+    r->pml.state = kSendWaitRndv;
+    ++outstanding_rndv;
+    return true;
+}
+
+void Pml::Impl::on_ack(uint64_t cookie) {
+    Request *r = from_cookie(cookie);
+    if (r->pml.state == kSendWaitAck) finish_send(r);
+}
+
+void Pml::Impl::on_fin(uint64_t cookie) {
+    Request *r = from_cookie(cookie);
+    if (r->pml.state != kSendWaitRndv) return;
+    if (auto *reg = static_cast<RdmaRegistration *>(r->pml.rdma)) {
+        reg->btl->deregister_mem(reg->btl, &reg->handle);
+        delete reg;
+        r->pml.rdma = nullptr;
+    }
+    --outstanding_rndv;
+    finish_send(r);
+}
+
+void Pml::Impl::on_cts(const wire::CtsHeader &h) {
+    Request *r = from_cookie(h.send_cookie);
+    if (r->pml.state != kSendWaitRndv) return;
+    if (auto *reg = static_cast<RdmaRegistration *>(r->pml.rdma)) {
+        // The receiver chose fragments after all (no single copy to us from there).
+        reg->btl->deregister_mem(reg->btl, &reg->handle);
+        delete reg;
+        r->pml.rdma = nullptr;
+    }
+    r->pml.peer_cookie = h.recv_cookie;
+    r->pml.offset = 0;
+    r->pml.target = std::min<uint64_t>(h.bytes, r->bytes);  // what the receiver takes
+    r->pml.state = kSendStreaming;
+    if (!stream_fragments(r) || r->pml.state == kSendStreaming) {
+        streaming.push_back(r);
+        r->pml.queued = true;
+    }
+}
+
+// Sends fragments until done or the BTL is full; true when at least one went out.
+bool Pml::Impl::stream_fragments(Request *r) {
+    BmlPeer *bp = bml_peer(r->pml.proc);
+    plexus_btl_module_t *btl = bp->send.btl;
+    const size_t chunk = btl->max_send_size - sizeof(wire::FragHeader);
+    const size_t total = r->pml.target;
+    bool sent = false;
+    while (r->pml.offset < total) {
+        const size_t n = std::min(chunk, total - r->pml.offset);
+        wire::FragHeader h{r->pml.peer_cookie, r->pml.offset};
+        const auto *data = static_cast<const uint8_t *>(r->buf) + r->pml.offset;
+        if (btl->send(btl, bp->send.ep, wire::kFrag, &h, sizeof h, data, n) != PLEXUS_SUCCESS) return sent;
+        r->pml.offset += n;
+        sent = true;
+    }
+    if (r->pml.queued) {
+        streaming.remove(r);
+        r->pml.queued = false;
+    }
+    --outstanding_rndv;
+    finish_send(r);
+    return true;
+}
+
+}  // namespace plexus::mpi

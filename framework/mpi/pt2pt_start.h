@@ -1,0 +1,60 @@
+// Turning a described operation (user buffer, count, datatype, peer, tag, comm) into what the
+// PML takes (bytes of contiguous memory) and starting it. Contiguous datatypes go straight
+// through; types with holes travel through a packed copy; MPI_PROC_NULL completes at once.
+#pragma once
+
+#include "mpi.h"
+#include "mpi/datatype.h"
+#include "mpi/mpi_state.h"
+#include "mpi/request.h"
+#include "mpi/request_complete.h"
+
+namespace plexus::mpi {
+
+inline void describe(Request *r, RequestKind kind, SendMode mode, const void *buf, int count, Datatype *type,
+                     int peer, int tag, Comm *comm) {
+    r->kind = kind;
+    r->mode = mode;
+    r->user_buf = buf;
+    r->count = count;
+    r->datatype = type;
+    r->peer = peer;
+    r->tag = tag;
+    r->comm = comm;
+}
+
+[[gnu::cold]] int start_failed(Request *r, int error_class, const char *function);
+
+// Starts r with buf and bytes already set (no datatype work).
+inline int start_prepared(MpiState &s, Request *r, const char *function) {
+    if (r->peer == MPI_PROC_NULL) [[unlikely]] {
+        complete_proc_null(r);
+        return MPI_SUCCESS;
+    }
+    const int rc = r->kind == Request::Kind::Send ? s.pml().start_send(r) : s.pml().start_recv(r);
+    if (rc != MPI_SUCCESS) [[unlikely]]
+        return start_failed(r, rc, function);
+    return MPI_SUCCESS;
+}
+
+// A packed copy for a datatype with holes (send: filled now; receive: unpacked at completion).
+[[gnu::cold]] int prepare_packed(Request *r, const char *function);
+
+// Starts the operation describe() put into r.
+inline int start(MpiState &s, Request *r, const char *function) {
+    const Datatype *t = r->datatype;
+    if (t->contiguous) [[likely]] {
+        r->buf = const_cast<char *>(static_cast<const char *>(r->user_buf)) + t->lb;
+        r->bytes = packed_bytes(t, r->count);
+    } else if (r->peer != MPI_PROC_NULL) {
+        if (int rc = prepare_packed(r, function)) return rc;
+    }
+    return start_prepared(s, r, function);
+}
+
+// Waits for r (progress with back-off).
+inline void wait_for(MpiState &s, const Request *r) {
+    if (!r->complete) s.pml().wait_until([r] { return r->complete; });
+}
+
+}  // namespace plexus::mpi

@@ -1,0 +1,261 @@
+/* Uses every function, constant and predefined handle mpi.h declares (tests/build/mpi_header.sh
+ * checks that nothing is left out), compiled as C99..C17 and C++11..C++20 with -Wall -Wextra
+ * -Werror -pedantic. Run as a singleton it is also a smoke test: each call on MPI_COMM_SELF does
+ * what it should, and the program prints "mpi_header_use: OK". */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+#define CHECK(cond)                                                                   \
+    do {                                                                              \
+        if (!(cond)) {                                                                \
+            fprintf(stderr, "mpi_header_use: line %d: %s\n", __LINE__, #cond);        \
+            ++failures;                                                               \
+        }                                                                             \
+    } while (0)
+#define OK(call) CHECK((call) == MPI_SUCCESS)
+
+static const int error_classes[] = {
+    MPI_SUCCESS, MPI_ERR_BUFFER, MPI_ERR_COUNT, MPI_ERR_TYPE, MPI_ERR_TAG, MPI_ERR_COMM, MPI_ERR_RANK,
+    MPI_ERR_REQUEST, MPI_ERR_ROOT, MPI_ERR_GROUP, MPI_ERR_OP, MPI_ERR_TOPOLOGY, MPI_ERR_DIMS, MPI_ERR_ARG,
+    MPI_ERR_UNKNOWN, MPI_ERR_TRUNCATE, MPI_ERR_OTHER, MPI_ERR_INTERN, MPI_ERR_IN_STATUS, MPI_ERR_PENDING,
+    MPI_ERR_ACCESS, MPI_ERR_AMODE, MPI_ERR_ASSERT, MPI_ERR_BAD_FILE, MPI_ERR_BASE, MPI_ERR_CONVERSION,
+    MPI_ERR_DISP, MPI_ERR_DUP_DATAREP, MPI_ERR_FILE_EXISTS, MPI_ERR_FILE_IN_USE, MPI_ERR_FILE,
+    MPI_ERR_INFO_KEY, MPI_ERR_INFO_NOKEY, MPI_ERR_INFO_VALUE, MPI_ERR_INFO, MPI_ERR_IO, MPI_ERR_KEYVAL,
+    MPI_ERR_LOCKTYPE, MPI_ERR_NAME, MPI_ERR_NO_MEM, MPI_ERR_NOT_SAME, MPI_ERR_NO_SPACE,
+    MPI_ERR_NO_SUCH_FILE, MPI_ERR_PORT, MPI_ERR_QUOTA, MPI_ERR_READ_ONLY, MPI_ERR_RMA_CONFLICT,
+    MPI_ERR_RMA_SYNC, MPI_ERR_SERVICE, MPI_ERR_SIZE, MPI_ERR_SPAWN, MPI_ERR_UNSUPPORTED_DATAREP,
+    MPI_ERR_UNSUPPORTED_OPERATION, MPI_ERR_WIN};
+
+struct typed {
+    MPI_Datatype type;
+    int size; /* what a C compiler says */
+};
+
+static void check_types(void) {
+    struct double_int { double d; int i; };
+    struct typed types[] = {
+        {MPI_CHAR, sizeof(char)}, {MPI_SIGNED_CHAR, sizeof(signed char)},
+        {MPI_UNSIGNED_CHAR, sizeof(unsigned char)}, {MPI_BYTE, 1}, {MPI_SHORT, sizeof(short)},
+        {MPI_UNSIGNED_SHORT, sizeof(unsigned short)}, {MPI_INT, sizeof(int)}, {MPI_UNSIGNED, sizeof(unsigned)},
+        {MPI_LONG, sizeof(long)}, {MPI_UNSIGNED_LONG, sizeof(unsigned long)},
+        {MPI_LONG_LONG_INT, sizeof(long long)}, {MPI_LONG_LONG, sizeof(long long)},
+        {MPI_UNSIGNED_LONG_LONG, sizeof(unsigned long long)}, {MPI_FLOAT, sizeof(float)},
+        {MPI_DOUBLE, sizeof(double)}, {MPI_LONG_DOUBLE, sizeof(long double)}, {MPI_WCHAR, sizeof(wchar_t)},
+        {MPI_C_BOOL, 1}, {MPI_INT8_T, 1}, {MPI_INT16_T, 2}, {MPI_INT32_T, 4}, {MPI_INT64_T, 8},
+        {MPI_UINT8_T, 1}, {MPI_UINT16_T, 2}, {MPI_UINT32_T, 4}, {MPI_UINT64_T, 8},
+        {MPI_C_COMPLEX, 2 * sizeof(float)}, {MPI_C_FLOAT_COMPLEX, 2 * sizeof(float)},
+        {MPI_C_DOUBLE_COMPLEX, 2 * sizeof(double)}, {MPI_C_LONG_DOUBLE_COMPLEX, 2 * sizeof(long double)},
+        {MPI_AINT, sizeof(MPI_Aint)}, {MPI_OFFSET, sizeof(MPI_Offset)}, {MPI_PACKED, 1},
+        {MPI_FLOAT_INT, sizeof(float) + sizeof(int)}, {MPI_DOUBLE_INT, sizeof(double) + sizeof(int)},
+        {MPI_LONG_INT, sizeof(long) + sizeof(int)}, {MPI_2INT, 2 * sizeof(int)},
+        {MPI_SHORT_INT, sizeof(short) + sizeof(int)}, {MPI_LONG_DOUBLE_INT, sizeof(long double) + sizeof(int)}};
+    size_t i;
+    int size;
+    MPI_Status st;
+    struct double_int pairs[3] = {{1.5, 1}, {2.5, 2}, {3.5, 3}}, got[3];
+    MPI_Fint fint = 0;
+    for (i = 0; i < sizeof types / sizeof types[0]; ++i) {
+        OK(MPI_Type_size(types[i].type, &size));
+        CHECK(size == types[i].size);
+    }
+    CHECK(MPI_DATATYPE_NULL == (MPI_Datatype)0);
+    CHECK(fint == 0);
+    /* A type with a hole travels packed and lands in the right places. */
+    memset(got, 0, sizeof got);
+    OK(MPI_Sendrecv(pairs, 3, MPI_DOUBLE_INT, 0, 1, got, 3, MPI_DOUBLE_INT, 0, 1, MPI_COMM_SELF, &st));
+    OK(MPI_Get_count(&st, MPI_DOUBLE_INT, &size));
+    CHECK(size == 3);
+    OK(MPI_Get_elements(&st, MPI_DOUBLE_INT, &size));
+    CHECK(size == 6);
+    CHECK(got[2].d == 3.5 && got[2].i == 3);
+}
+
+static void check_errors(void) {
+    char text[MPI_MAX_ERROR_STRING];
+    int len, cls, rc;
+    size_t i;
+    MPI_Errhandler eh;
+    int buf = 0;
+    for (i = 0; i < sizeof error_classes / sizeof error_classes[0]; ++i) {
+        OK(MPI_Error_string(error_classes[i], text, &len));
+        CHECK(len > 0 && (int)strlen(text) == len);
+        OK(MPI_Error_class(error_classes[i], &cls));
+        CHECK(cls == error_classes[i]);
+    }
+    OK(MPI_Comm_get_errhandler(MPI_COMM_SELF, &eh));
+    CHECK(eh == MPI_ERRORS_ARE_FATAL);
+    OK(MPI_Errhandler_free(&eh));
+    CHECK(eh == MPI_ERRHANDLER_NULL);
+    OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+    rc = MPI_Send(&buf, 1, MPI_INT, 5, 0, MPI_COMM_SELF);
+    OK(MPI_Error_class(rc, &cls));
+    CHECK(cls == MPI_ERR_RANK);
+    OK(MPI_Error_string(rc, text, &len));
+    CHECK(strstr(text, "invalid rank 5") != NULL);
+    CHECK(rc <= MPI_ERR_LASTCODE);
+}
+
+static void check_blocking(void) {
+    int out[4] = {1, 2, 3, 4}, in[4] = {0, 0, 0, 0}, count, flag;
+    MPI_Status st;
+    MPI_Request r;
+    char bsend_buffer[2 * (sizeof out + MPI_BSEND_OVERHEAD)];
+    void *detached;
+    int detached_size;
+
+    OK(MPI_Irecv(in, 4, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_SELF, &r));
+    OK(MPI_Send(out, 4, MPI_INT, 0, 7, MPI_COMM_SELF));
+    OK(MPI_Wait(&r, &st));
+    CHECK(r == MPI_REQUEST_NULL && st.MPI_SOURCE == 0 && st.MPI_TAG == 7 && in[3] == 4);
+    OK(MPI_Get_count(&st, MPI_INT, &count));
+    CHECK(count == 4);
+
+    OK(MPI_Irecv(in, 4, MPI_INT, 0, 8, MPI_COMM_SELF, &r));
+    OK(MPI_Ssend(out, 4, MPI_INT, 0, 8, MPI_COMM_SELF));
+    OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    OK(MPI_Irecv(in, 4, MPI_INT, 0, 9, MPI_COMM_SELF, &r));
+    OK(MPI_Rsend(out, 4, MPI_INT, 0, 9, MPI_COMM_SELF));
+    OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+
+    OK(MPI_Buffer_attach(bsend_buffer, (int)sizeof bsend_buffer));
+    OK(MPI_Bsend(out, 4, MPI_INT, 0, 10, MPI_COMM_SELF));
+    OK(MPI_Ibsend(out, 4, MPI_INT, 0, 11, MPI_COMM_SELF, &r));
+    OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    OK(MPI_Probe(0, 10, MPI_COMM_SELF, &st));
+    CHECK(st.MPI_TAG == 10);
+    OK(MPI_Iprobe(0, 11, MPI_COMM_SELF, &flag, &st));
+    CHECK(flag);
+    OK(MPI_Recv(in, 4, MPI_INT, 0, 10, MPI_COMM_SELF, MPI_STATUS_IGNORE));
+    OK(MPI_Recv(in, 4, MPI_INT, 0, 11, MPI_COMM_SELF, MPI_STATUS_IGNORE));
+    OK(MPI_Buffer_detach(&detached, &detached_size));
+    CHECK(detached == (void *)bsend_buffer && detached_size == (int)sizeof bsend_buffer);
+
+    OK(MPI_Sendrecv_replace(in, 4, MPI_INT, 0, 12, 0, 12, MPI_COMM_SELF, &st));
+    CHECK(in[0] == 1 && st.MPI_TAG == 12);
+    OK(MPI_Recv(in, 4, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_SELF, &st));
+    CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG);
+    OK(MPI_Get_count(&st, MPI_INT, &count));
+    CHECK(count == 0);
+}
+
+static void check_nonblocking(void) {
+    int out[2] = {5, 6}, in[2][2], index, outcount, indices[2], flag;
+    MPI_Request r[2];
+    MPI_Status st[2];
+
+    OK(MPI_Isend(out, 2, MPI_INT, 0, 1, MPI_COMM_SELF, &r[0]));
+    OK(MPI_Irecv(in[0], 2, MPI_INT, 0, 1, MPI_COMM_SELF, &r[1]));
+    OK(MPI_Waitall(2, r, st));
+    CHECK(in[0][1] == 6);
+    OK(MPI_Irecv(in[0], 2, MPI_INT, 0, 2, MPI_COMM_SELF, &r[0]));
+    OK(MPI_Issend(out, 2, MPI_INT, 0, 2, MPI_COMM_SELF, &r[1]));
+    OK(MPI_Waitany(2, r, &index, &st[0]));
+    OK(MPI_Waitsome(2, r, &outcount, indices, st));
+    OK(MPI_Testall(2, r, &flag, MPI_STATUSES_IGNORE));
+    while (!flag) OK(MPI_Testall(2, r, &flag, MPI_STATUSES_IGNORE));
+    OK(MPI_Irecv(in[1], 2, MPI_INT, 0, 3, MPI_COMM_SELF, &r[0]));
+    OK(MPI_Irsend(out, 2, MPI_INT, 0, 3, MPI_COMM_SELF, &r[1]));
+    do OK(MPI_Testany(2, r, &index, &flag, &st[0])); while (!flag);
+    do OK(MPI_Testsome(2, r, &outcount, indices, st)); while (outcount != MPI_UNDEFINED && r[0] != r[1]);
+    CHECK(r[0] == MPI_REQUEST_NULL && r[1] == MPI_REQUEST_NULL);
+
+    OK(MPI_Isend(out, 2, MPI_INT, 0, 4, MPI_COMM_SELF, &r[0]));
+    OK(MPI_Request_get_status(r[0], &flag, &st[0]));
+    OK(MPI_Request_free(&r[0]));
+    OK(MPI_Recv(in[0], 2, MPI_INT, 0, 4, MPI_COMM_SELF, MPI_STATUS_IGNORE));
+
+    OK(MPI_Irecv(in[0], 2, MPI_INT, 0, 99, MPI_COMM_SELF, &r[0]));
+    OK(MPI_Cancel(&r[0]));
+    OK(MPI_Wait(&r[0], &st[0]));
+    OK(MPI_Test_cancelled(&st[0], &flag));
+    CHECK(flag);
+    OK(MPI_Test(&r[0], &flag, MPI_STATUS_IGNORE));
+    CHECK(flag);
+}
+
+static void check_persistent(void) {
+    int out = 42, in = 0, i;
+    MPI_Request r[2];
+    char buffer[sizeof out + MPI_BSEND_OVERHEAD];
+    void *detached;
+    int size;
+
+    OK(MPI_Recv_init(&in, 1, MPI_INT, 0, 5, MPI_COMM_SELF, &r[0]));
+    OK(MPI_Send_init(&out, 1, MPI_INT, 0, 5, MPI_COMM_SELF, &r[1]));
+    for (i = 0; i < 3; ++i) {
+        out = 42 + i;
+        OK(MPI_Startall(2, r));
+        OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+        CHECK(in == 42 + i);
+    }
+    OK(MPI_Request_free(&r[1]));
+    OK(MPI_Ssend_init(&out, 1, MPI_INT, 0, 5, MPI_COMM_SELF, &r[1]));
+    OK(MPI_Start(&r[0]));
+    OK(MPI_Start(&r[1]));
+    OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+    OK(MPI_Request_free(&r[1]));
+    OK(MPI_Rsend_init(&out, 1, MPI_INT, 0, 5, MPI_COMM_SELF, &r[1]));
+    OK(MPI_Start(&r[0]));
+    OK(MPI_Start(&r[1]));
+    OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+    OK(MPI_Request_free(&r[1]));
+    OK(MPI_Buffer_attach(buffer, (int)sizeof buffer));
+    OK(MPI_Bsend_init(&out, 1, MPI_INT, 0, 5, MPI_COMM_SELF, &r[1]));
+    OK(MPI_Start(&r[1]));
+    OK(MPI_Wait(&r[1], MPI_STATUS_IGNORE));
+    OK(MPI_Start(&r[0]));
+    OK(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
+    OK(MPI_Buffer_detach(&detached, &size));
+    OK(MPI_Request_free(&r[1]));
+    OK(MPI_Request_free(&r[0]));
+}
+
+int main(int argc, char **argv) {
+    int flag, provided, rank, size, len, version, subversion;
+    char name[MPI_MAX_PROCESSOR_NAME], lib[MPI_MAX_LIBRARY_VERSION_STRING], cname[MPI_MAX_OBJECT_NAME];
+    MPI_Comm comm = MPI_COMM_NULL;
+    double t;
+
+    OK(MPI_Initialized(&flag));
+    CHECK(!flag);
+    OK(MPI_Get_version(&version, &subversion));
+    CHECK(version == MPI_VERSION && subversion == MPI_SUBVERSION);
+    OK(MPI_Get_library_version(lib, &len));
+    CHECK(len > 0 && len < MPI_MAX_LIBRARY_VERSION_STRING && strncmp(lib, "Plexus", 6) == 0);
+    if (argc > 1000) OK(MPI_Init(&argc, &argv)); /* never: only its declaration is checked */
+    OK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
+    CHECK(provided == MPI_THREAD_FUNNELED);
+    CHECK(MPI_THREAD_SINGLE < MPI_THREAD_FUNNELED && MPI_THREAD_FUNNELED < MPI_THREAD_SERIALIZED &&
+          MPI_THREAD_SERIALIZED < MPI_THREAD_MULTIPLE);
+    OK(MPI_Query_thread(&provided));
+    CHECK(provided == MPI_THREAD_FUNNELED);
+    OK(MPI_Is_thread_main(&flag));
+    CHECK(flag);
+    OK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    OK(MPI_Comm_size(MPI_COMM_WORLD, &size));
+    CHECK(rank == 0 && size == 1);
+    OK(MPI_Comm_get_name(MPI_COMM_SELF, cname, &len));
+    CHECK(strcmp(cname, "MPI_COMM_SELF") == 0 && len == 13);
+    OK(MPI_Get_processor_name(name, &len));
+    CHECK(len > 0 && len < MPI_MAX_PROCESSOR_NAME);
+    t = MPI_Wtime();
+    CHECK(MPI_Wtime() >= t && MPI_Wtick() > 0);
+    CHECK(comm == MPI_COMM_NULL && MPI_ANY_SOURCE < 0 && MPI_ANY_TAG < 0 && MPI_PROC_NULL < 0 && MPI_ROOT < 0);
+    CHECK(MPI_UNDEFINED == -32766);
+
+    check_types();
+    check_blocking();
+    check_nonblocking();
+    check_persistent();
+    check_errors();
+
+    if (argc > 1000) MPI_Abort(MPI_COMM_WORLD, 1); /* never */
+    OK(MPI_Finalize());
+    OK(MPI_Finalized(&flag));
+    CHECK(flag);
+    if (failures == 0) printf("mpi_header_use: OK\n");
+    return failures != 0;
+}

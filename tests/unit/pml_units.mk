@@ -1,0 +1,9 @@
+# Unit tests of the PML and BML over an in-process fake BTL (they link libmpi).
+if HAVE_GTEST
+pml_unit_tests = tests/unit/test_pml
+check_PROGRAMS += $(pml_unit_tests)
+TESTS += $(pml_unit_tests)
+tests_unit_test_pml_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CPPFLAGS)
+tests_unit_test_pml_LDADD = framework/mpi/libmpi.la $(LDADD)
+endif
+noinst_HEADERS += tests/unit/fake_btl.h

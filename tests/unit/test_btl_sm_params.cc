@@ -1,0 +1,133 @@
+// Unit tests of btl_sm's parameters: every one registers with help text through the host API,
+// the defaults are valid, values the core's registry cannot judge (powers of two, one limit
+// against another) are refused with a message naming the parameter and what is valid, and the
+// registry itself refuses a bad enum or range value by naming the valid ones.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "components/btl_sm/sm_params.h"
+#include "mca/param_registry.h"
+
+using namespace plexus::btl_sm;
+using plexus::mca::ParamRegistry;
+using plexus::mca::ParamSpec;
+using plexus::mca::Setting;
+using plexus::mca::SourceKind;
+
+namespace {
+
+// A host API whose param_register feeds a real ParamRegistry, as the core's does.
+ParamRegistry *g_registry = nullptr;
+std::map<std::string, plexus_param_desc_t> g_seen;
+
+int fake_register(const plexus_component_t *, const plexus_param_desc_t *d) {
+    g_seen[d->name] = *d;
+    ParamSpec spec;
+    spec.name = std::string("btl_sm_") + d->name;
+    spec.type = d->type;
+    spec.default_text = d->default_value ? d->default_value : "";
+    spec.help = d->help ? d->help : "";
+    spec.level = d->level;
+    for (auto v = d->enum_values; v && *v; ++v) spec.enum_values.emplace_back(*v);
+    spec.has_range = d->has_range != 0;
+    spec.min = d->min;
+    spec.max = d->max;
+    std::string err;
+    return g_registry->register_param(spec, d->storage, &err) ? PLEXUS_SUCCESS : PLEXUS_ERR_BAD_PARAM;
+}
+
+SmParams registered(std::vector<Setting> settings, std::vector<std::string> *errors = nullptr) {
+    ParamRegistry registry(std::move(settings));
+    g_registry = &registry;
+    g_seen.clear();
+    plexus_host_api_t host{};
+    host.struct_size = sizeof host;
+    host.param_register = fake_register;
+    SmParams p;
+    EXPECT_EQ(register_sm_params(&host, nullptr, &p), PLEXUS_SUCCESS);
+    if (errors) *errors = registry.errors();
+    g_registry = nullptr;
+    return p;
+}
+
+Setting env(const std::string &name, const std::string &value) {
+    return Setting{name, value, SourceKind::Env, "env PLEXUS_MCA_" + name};
+}
+
+TEST(SmParams, EveryParameterHasHelpAndTheDefaultsAreValid) {
+    const SmParams p = registered({});
+    for (const char *name : {"fastbox_threshold", "fastbox_max", "fastbox_size", "single_copy",
+                             "single_copy_threshold", "eager_limit", "max_send_size", "free_list_num",
+                             "max_frag_num", "fifo_size"}) {
+        ASSERT_TRUE(g_seen.count(name)) << name << " is not registered";
+        const std::string help = g_seen[name].help;
+        EXPECT_GT(help.size(), 40u) << name;
+        EXPECT_NE(help.find("Default"), std::string::npos) << name << ": the help should say the default";
+    }
+    EXPECT_EQ(validate_sm_params(p), "");
+    EXPECT_EQ(p.fastbox_size, 32u * 1024);
+    EXPECT_EQ(p.single_copy, kSingleCopyCma);
+    EXPECT_EQ(p.eager_limit, 4096u);
+}
+
+TEST(SmParams, SettingsReachTheStorage) {
+    const SmParams p = registered({env("btl_sm_fastbox_max", "0"), env("btl_sm_single_copy", "none"),
+                                   env("btl_sm_fastbox_size", "64k"), env("btl_sm_eager_limit", "8k")});
+    EXPECT_EQ(p.fastbox_max, 0);
+    EXPECT_EQ(p.single_copy, kSingleCopyNone);
+    EXPECT_EQ(p.fastbox_size, 65536u);
+    EXPECT_EQ(p.eager_limit, 8192u);
+    EXPECT_EQ(validate_sm_params(p), "");
+}
+
+TEST(SmParams, RegistryNamesValidEnumValuesAndRanges) {
+    std::vector<std::string> errors;
+    const SmParams p = registered({env("btl_sm_single_copy", "xpmem"), env("btl_sm_fastbox_max", "-3")}, &errors);
+    EXPECT_EQ(p.single_copy, kSingleCopyCma) << "a bad value falls back to the default";
+    EXPECT_EQ(p.fastbox_max, 32);
+    ASSERT_EQ(errors.size(), 2u);
+    std::string all = errors[0] + "\n" + errors[1];
+    EXPECT_NE(all.find("btl_sm_single_copy"), std::string::npos) << all;
+    EXPECT_NE(all.find("cma"), std::string::npos) << all;
+    EXPECT_NE(all.find("none"), std::string::npos) << all;
+    EXPECT_NE(all.find("btl_sm_fastbox_max"), std::string::npos) << all;
+}
+
+// validate_sm_params's message for one bad field: it names the parameter and what is valid.
+void expect_refused(SmParams p, const std::string &param, const std::string &valid) {
+    const std::string msg = validate_sm_params(p);
+    EXPECT_NE(msg.find(param), std::string::npos) << msg;
+    EXPECT_NE(msg.find(valid), std::string::npos) << msg;
+}
+
+TEST(SmParams, RefusesWhatTheRegistryCannotJudge) {
+    SmParams p;
+    p.fastbox_size = 48 * 1024;
+    expect_refused(p, "btl_sm_fastbox_size", "power of two");
+    p = SmParams{};
+    p.fastbox_size = 2048;
+    expect_refused(p, "btl_sm_fastbox_size", "from 4k");
+    p = SmParams{};
+    p.fastbox_size = 8u << 20;
+    expect_refused(p, "btl_sm_fastbox_size", "4m");
+    p = SmParams{};
+    p.eager_limit = 64 * 1024;  // above max_send_size
+    expect_refused(p, "btl_sm_eager_limit", "btl_sm_max_send_size");
+    p = SmParams{};
+    p.eager_limit = 100;
+    expect_refused(p, "btl_sm_eager_limit", "256");
+    p = SmParams{};
+    p.max_send_size = 32u << 20;
+    p.eager_limit = 4096;
+    expect_refused(p, "btl_sm_max_send_size", "16m");
+    p = SmParams{};
+    p.fifo_size = 1000;
+    expect_refused(p, "btl_sm_fifo_size", "power of two");
+    p = SmParams{};
+    p.single_copy_threshold = 0;
+    expect_refused(p, "btl_sm_single_copy_threshold", "1 byte");
+}
+
+}  // namespace

@@ -1,0 +1,332 @@
+// The PML between two in-process peers over a fake BTL: matching order, unexpected messages,
+// eager and rendezvous (get and fragments), truncation, synchronous sends, cancel, probe, and
+// what happens when the BTL refuses sends or delivers out of order.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "fake_btl.h"
+#include "mpi/bml/bml.h"
+#include "mpi/communicator.h"
+#include "mpi/pml/pml.h"
+#include "runtime/progress.h"
+
+using namespace plexus;
+using namespace plexus::mpi;
+using plexus::test::FakeBtl;
+
+namespace {
+
+struct Side {
+    FakeBtl btl;
+    ProcTable procs;
+    Comm comm;
+    std::unique_ptr<Pml> pml;
+};
+
+class PmlPair : public ::testing::Test {
+protected:
+    void SetUp() override { build(FakeBtl(256, 1024, 4096), FakeBtl(256, 1024, 4096)); }
+
+    void build(FakeBtl a_btl, FakeBtl b_btl) {
+        a.pml.reset();
+        b.pml.reset();
+        engine = std::make_unique<runtime::ProgressEngine>();
+        a.btl = a_btl;
+        b.btl = b_btl;
+        FakeBtl::connect(a.btl, b.btl);
+        for (int r = 0; r < 2; ++r) setup(r == 0 ? a : b, r);
+    }
+
+    void setup(Side &s, int rank) {
+        runtime::JobInfo job;
+        job.rank = rank;
+        job.size = 2;
+        job.nspace = "test";
+        s.procs.init_world(job);
+        auto bml = std::make_unique<Bml>(std::vector<plexus_btl_module_t *>{&s.btl.module}, s.procs);
+        ASSERT_TRUE(bml->add_procs(1 - rank, 2 - rank).is_ok());
+        s.pml = Pml::create(std::move(bml), *engine, s.procs);
+        s.comm.context_id = 7;
+        s.comm.rank = rank;
+        s.comm.local_procs = s.comm.remote_procs = {0, 1};
+        s.comm.name = "pair";
+        s.pml->add_comm(&s.comm);
+        engine->add(FakeBtl::progress, &s.btl);
+    }
+
+    void TearDown() override {
+        a.pml.reset();
+        b.pml.reset();
+    }
+
+    static Request send_req(Side &s, const void *buf, size_t n, int tag, SendMode mode = SendMode::Standard) {
+        Request r;
+        r.kind = RequestKind::Send;
+        r.mode = mode;
+        r.buf = const_cast<void *>(buf);
+        r.bytes = n;
+        r.peer = 1 - s.comm.rank;
+        r.tag = tag;
+        r.comm = &s.comm;
+        return r;
+    }
+    static Request recv_req(Side &s, void *buf, size_t n, int source, int tag) {
+        Request r;
+        r.kind = RequestKind::Recv;
+        r.buf = buf;
+        r.bytes = n;
+        r.peer = source;
+        r.tag = tag;
+        r.comm = &s.comm;
+        return r;
+    }
+    void wait(Request &r) {
+        ASSERT_EQ(engine->wait_until([&] { return r.complete; }, std::chrono::seconds(10)), PLEXUS_SUCCESS)
+            << "request never completed";
+    }
+
+    static std::vector<uint8_t> pattern(size_t n, int seed) {
+        std::vector<uint8_t> v(n);
+        for (size_t i = 0; i < n; ++i) v[i] = static_cast<uint8_t>(i * 131 + seed * 7 + (i >> 8));
+        return v;
+    }
+
+    // Sends n bytes a -> b with the receive posted first or last; checks every byte.
+    void transfer(size_t n, bool post_first) {
+        auto data = pattern(n, static_cast<int>(n));
+        std::vector<uint8_t> got(n + 1, 0xEE);
+        Request rr = recv_req(b, got.data(), n, 0, 5);
+        Request sr = send_req(a, data.data(), n, 5);
+        if (post_first) {
+            ASSERT_EQ(b.pml->start_recv(&rr), MPI_SUCCESS);
+        }
+        ASSERT_EQ(a.pml->start_send(&sr), MPI_SUCCESS);
+        if (!post_first) {
+            engine->poll();
+            engine->poll();
+            ASSERT_EQ(b.pml->start_recv(&rr), MPI_SUCCESS);
+        }
+        wait(rr);
+        wait(sr);
+        EXPECT_EQ(rr.status.error, MPI_SUCCESS);
+        EXPECT_EQ(rr.status.bytes, n);
+        EXPECT_EQ(rr.status.source, 0);
+        EXPECT_EQ(rr.status.tag, 5);
+        EXPECT_TRUE(std::equal(data.begin(), data.end(), got.begin())) << n << " bytes differ";
+        EXPECT_EQ(got[n], 0xEE) << "wrote past the receive buffer";
+    }
+
+    std::unique_ptr<runtime::ProgressEngine> engine;
+    Side a, b;
+};
+
+TEST_F(PmlPair, EagerRendezvousGetAndFragmentsCarryEveryByte) {
+    for (size_t n : {0, 1, 200, 240, 241, 1000, 4095, 4096, 100000, 1 << 20}) {
+        transfer(n, true);
+        transfer(n, false);
+    }
+    EXPECT_GT(b.btl.gets, 0) << "large messages should go by get";
+}
+
+TEST_F(PmlPair, WithoutSingleCopyLargeMessagesGoAsFragments) {
+    build(FakeBtl(256, 1024, 0), FakeBtl(256, 1024, 0));
+    for (size_t n : {4096, 100000}) transfer(n, true);
+    EXPECT_EQ(b.btl.gets, 0);
+}
+
+TEST_F(PmlPair, AFailingGetFallsBackToFragments) {
+    b.btl.get_result = PLEXUS_ERR_UNREACH;
+    transfer(50000, true);
+    transfer(50000, false);
+    EXPECT_GT(b.btl.gets, 0);
+}
+
+TEST_F(PmlPair, ReceivesMatchInPostingOrderAndMessagesInSendingOrder) {
+    int v[6] = {10, 11, 12, 13, 14, 15};
+    int got[6] = {};
+    Request rs[6], ss[6];
+    // Tags 1,2,1,2,1,2; receives: tag 2, ANY, tag 1, ANY, ANY, ANY.
+    int tags[6] = {1, 2, 1, 2, 1, 2};
+    int want[6] = {2, MPI_ANY_TAG, 1, MPI_ANY_TAG, MPI_ANY_TAG, MPI_ANY_TAG};
+    for (int i = 0; i < 6; ++i) {
+        rs[i] = recv_req(b, &got[i], sizeof(int), i % 2 ? MPI_ANY_SOURCE : 0, want[i]);
+        ASSERT_EQ(b.pml->start_recv(&rs[i]), MPI_SUCCESS);
+    }
+    for (int i = 0; i < 6; ++i) {
+        ss[i] = send_req(a, &v[i], sizeof(int), tags[i]);
+        ASSERT_EQ(a.pml->start_send(&ss[i]), MPI_SUCCESS);
+    }
+    for (auto &r : rs) wait(r);
+    // msg0(tag1)->r1(ANY)? No: r0 wants tag 2 so msg0 goes to the first matching posted, r1.
+    EXPECT_EQ(got[1], 10);
+    EXPECT_EQ(got[0], 11);  // first tag-2 message
+    EXPECT_EQ(got[2], 12);
+    EXPECT_EQ(got[3], 13);
+    EXPECT_EQ(got[4], 14);
+    EXPECT_EQ(got[5], 15);
+    EXPECT_EQ(rs[1].status.tag, 1);
+    EXPECT_EQ(rs[0].status.tag, 2);
+}
+
+TEST_F(PmlPair, RefusedSendsAreRetriedInOrder) {
+    a.btl.refuse_every = 3;
+    b.btl.refuse_every = 2;
+    const int n = 200;
+    std::vector<int> got(n, -1), v(n);
+    std::iota(v.begin(), v.end(), 0);
+    std::vector<Request> ss(n), rs(n);
+    for (int i = 0; i < n; ++i) {
+        ss[i] = send_req(a, &v[i], sizeof(int), 3);
+        ASSERT_EQ(a.pml->start_send(&ss[i]), MPI_SUCCESS);
+    }
+    for (int i = 0; i < n; ++i) {
+        rs[i] = recv_req(b, &got[i], sizeof(int), 0, 3);
+        ASSERT_EQ(b.pml->start_recv(&rs[i]), MPI_SUCCESS);
+    }
+    for (auto &r : rs) wait(r);
+    for (auto &r : ss) wait(r);
+    EXPECT_EQ(got, v);
+    EXPECT_GT(a.btl.refused, 0);
+    // And a large one through refusals too (CTS/FIN controls queued).
+    transfer(300000, true);
+}
+
+TEST_F(PmlPair, OvertakingChannelsAreReorderedBySequence) {
+    a.btl.swap_pairs = true;
+    b.btl.swap_pairs = true;
+    const int n = 50;
+    std::vector<int> got(n, -1), v(n);
+    std::iota(v.begin(), v.end(), 100);
+    std::vector<Request> ss(n), rs(n);
+    for (int i = 0; i < n; ++i) {
+        rs[i] = recv_req(b, &got[i], sizeof(int), MPI_ANY_SOURCE, MPI_ANY_TAG);
+        ASSERT_EQ(b.pml->start_recv(&rs[i]), MPI_SUCCESS);
+    }
+    for (int i = 0; i < n; ++i) {
+        ss[i] = send_req(a, &v[i], sizeof(int), i);
+        ASSERT_EQ(a.pml->start_send(&ss[i]), MPI_SUCCESS);
+    }
+    for (auto &r : rs) wait(r);
+    EXPECT_EQ(got, v);
+    transfer(20000, false);
+}
+
+TEST_F(PmlPair, TruncationKeepsTheBufferBoundAndTheNextMessageIntact) {
+    for (size_t n : {100, 3000, 200000}) {
+        auto data = pattern(n, 1);
+        std::vector<uint8_t> small(n / 2 + 8, 0xAB);
+        Request rr = recv_req(b, small.data(), n / 2, 0, 9);
+        Request sr = send_req(a, data.data(), n, 9);
+        ASSERT_EQ(b.pml->start_recv(&rr), MPI_SUCCESS);
+        ASSERT_EQ(a.pml->start_send(&sr), MPI_SUCCESS);
+        wait(rr);
+        wait(sr);
+        EXPECT_EQ(rr.status.error, MPI_ERR_TRUNCATE) << n;
+        EXPECT_EQ(rr.status.bytes, n) << "the status keeps the length that was sent";
+        EXPECT_TRUE(std::equal(small.begin(), small.begin() + n / 2, data.begin()));
+        for (size_t i = n / 2; i < small.size(); ++i) ASSERT_EQ(small[i], 0xAB) << "overwrote byte " << i;
+        transfer(n, true);
+    }
+}
+
+TEST_F(PmlPair, SynchronousSendCompletesOnlyAfterTheMatch) {
+    for (size_t n : {8, 10000}) {
+        auto data = pattern(n, 3);
+        std::vector<uint8_t> got(n);
+        Request sr = send_req(a, data.data(), n, 4, SendMode::Synchronous);
+        ASSERT_EQ(a.pml->start_send(&sr), MPI_SUCCESS);
+        for (int i = 0; i < 100; ++i) engine->poll();
+        EXPECT_FALSE(sr.complete) << n << "-byte Ssend completed before any receive was posted";
+        Request rr = recv_req(b, got.data(), n, 0, 4);
+        ASSERT_EQ(b.pml->start_recv(&rr), MPI_SUCCESS);
+        wait(rr);
+        wait(sr);
+        EXPECT_EQ(got, data);
+    }
+}
+
+TEST_F(PmlPair, ProbeSeesSizeWithoutConsumingAndCancelOnlyUnmatched) {
+    auto data = pattern(9000, 4);
+    Request sr = send_req(a, data.data(), data.size(), 6);
+    ASSERT_EQ(a.pml->start_send(&sr), MPI_SUCCESS);
+    bool found = false;
+    ProbeResult pr;
+    ASSERT_EQ(engine->wait_until([&] {
+        b.pml->iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, &b.comm, &found, &pr);
+        return found;
+    }, std::chrono::seconds(5)), PLEXUS_SUCCESS);
+    EXPECT_EQ(pr.bytes, 9000u);
+    EXPECT_EQ(pr.tag, 6);
+    EXPECT_EQ(pr.source, 0);
+    b.pml->iprobe(0, 7, &b.comm, &found, &pr);
+    EXPECT_FALSE(found);
+
+    int x = 0;
+    Request never = recv_req(b, &x, sizeof x, 0, 77);
+    ASSERT_EQ(b.pml->start_recv(&never), MPI_SUCCESS);
+    EXPECT_TRUE(b.pml->cancel(&never));
+    EXPECT_TRUE(never.complete);
+    EXPECT_TRUE(never.status.cancelled);
+
+    std::vector<uint8_t> got(9000);
+    Request rr = recv_req(b, got.data(), got.size(), 0, 6);
+    ASSERT_EQ(b.pml->start_recv(&rr), MPI_SUCCESS);
+    wait(rr);
+    EXPECT_FALSE(b.pml->cancel(&rr));
+    EXPECT_FALSE(rr.status.cancelled);
+    wait(sr);
+    EXPECT_EQ(got, data);
+}
+
+TEST_F(PmlPair, MessagesForACommunicatorNotYetCreatedWaitForIt) {
+    Comm later_a, later_b;
+    for (auto *c : {&later_a, &later_b}) {
+        c->context_id = 40;
+        c->local_procs = c->remote_procs = {0, 1};
+    }
+    later_a.rank = 0;
+    later_b.rank = 1;
+    a.pml->add_comm(&later_a);
+    int v = 42, got = 0;
+    Request sr = send_req(a, &v, sizeof v, 1);
+    sr.comm = &later_a;
+    ASSERT_EQ(a.pml->start_send(&sr), MPI_SUCCESS);
+    for (int i = 0; i < 10; ++i) engine->poll();
+    b.pml->add_comm(&later_b);
+    Request rr = recv_req(b, &got, sizeof got, 0, 1);
+    rr.comm = &later_b;
+    ASSERT_EQ(b.pml->start_recv(&rr), MPI_SUCCESS);
+    wait(rr);
+    EXPECT_EQ(got, 42);
+    a.pml->remove_comm(&later_a);
+    b.pml->remove_comm(&later_b);
+}
+
+TEST(Bml, APeerNoBtlReachesIsNamedWithTheSelectedBtls) {
+    FakeBtl btl;
+    btl.peer_id = 5;  // reaches nobody we ask for
+    ProcTable procs;
+    runtime::JobInfo job;
+    job.size = 3;
+    job.nspace = "job-x";
+    procs.init_world(job);
+    Bml bml({&btl.module}, procs);
+    auto s = bml.add_procs(1, 2);
+    ASSERT_FALSE(s.is_ok());
+    EXPECT_NE(s.message.find("process 1 of job job-x"), std::string::npos) << s.message;
+    EXPECT_NE(s.message.find("fake"), std::string::npos) << s.message;
+}
+
+TEST(Bml, ModulesOfTheDescriptorOnlyInterfaceAreLeftOut) {
+    FakeBtl btl;
+    btl.module.minor = 0;
+    std::string why;
+    EXPECT_FALSE(btl_module_usable(&btl.module, &why));
+    EXPECT_NE(why.find("no data path"), std::string::npos) << why;
+    ProcTable procs;
+    Bml bml({&btl.module}, procs);
+    EXPECT_TRUE(bml.modules().empty());
+}
+
+}  // namespace
