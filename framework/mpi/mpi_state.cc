@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <unistd.h>
+
 #include "mca/mca_core.h"
 #include "mpi/buffered_send.h"
 #include "mpi/errhandler.h"
@@ -70,12 +72,23 @@ void MpiState::build(const char *function) {
         for (const auto &e : core_->errors()) detail += (detail.empty() ? "" : "; ") + e;
         init_failed(function, "the component framework did not start", detail);
     }
+    adapt_progress_to_node(rt.job());
     if (runtime::Status st = rt.fence_init(); !st)
         init_failed(function, "the init fence (business-card exchange) failed", st.message);
     procs_.init_world(rt.job());
     if (runtime::Status st = Pml::create(*core_, rt, procs_, &pml_); !st)
         init_failed(function, "the point-to-point layer (PML) did not start", st.message);
     setup_predefined_comms();
+}
+
+// More ranks of the job on this node than CPUs: waiting ranks give their CPU away at once, unless
+// the user chose the spin count.
+void MpiState::adapt_progress_to_node(const runtime::JobInfo &job) {
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const mca::Param *spin = core_->params().find("runtime_progress_spin_count");
+    if (cpus <= 0 || job.local_size <= static_cast<uint32_t>(cpus)) return;
+    if (spin && spin->source != mca::SourceKind::Default) return;
+    core_->progress().set_policy(core_->progress().policy().yielding_at_once());
 }
 
 void MpiState::setup_predefined_comms() {

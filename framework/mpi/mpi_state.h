@@ -68,6 +68,7 @@ private:
     MpiState() = default;
     void build(const char *function);
     void setup_predefined_comms();
+    void adapt_progress_to_node(const runtime::JobInfo &job);
 
     // Declared in construction order; destroyed in reverse (PML, core, runtime).
     std::unique_ptr<runtime::RuntimeSession> runtime_;

@@ -28,6 +28,12 @@ BackoffPolicy BackoffPolicy::pure_spin() {
     return p;
 }
 
+BackoffPolicy BackoffPolicy::yielding_at_once() const {
+    BackoffPolicy p = *this;
+    p.spin_count = 0;
+    return p;
+}
+
 bool BackoffPolicy::spins_forever() const { return spin_count == std::numeric_limits<uint32_t>::max(); }
 
 Backoff::Backoff(const BackoffPolicy &policy, const IdleHooks &hooks, BackoffStats *stats)

@@ -15,6 +15,10 @@ struct BackoffPolicy {
 
     // Never yields or sleeps: what the benchmark compares against.
     static BackoffPolicy pure_spin();
+    // For a node with more processes than CPUs: the same, but the first idle poll already yields
+    // (what Open MPI's mpi_yield_when_idle does), since spinning only delays the process that
+    // holds the work.
+    BackoffPolicy yielding_at_once() const;
     bool spins_forever() const;
 };
 

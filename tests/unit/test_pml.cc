@@ -8,6 +8,7 @@
 #include "fake_btl.h"
 #include "mpi/bml/bml.h"
 #include "mpi/communicator.h"
+#include "mpi/pml/match_queues.h"
 #include "mpi/pml/pml.h"
 #include "runtime/progress.h"
 
@@ -327,6 +328,74 @@ TEST(Bml, ModulesOfTheDescriptorOnlyInterfaceAreLeftOut) {
     ProcTable procs;
     Bml bml({&btl.module}, procs);
     EXPECT_TRUE(bml.modules().empty());
+}
+
+}  // namespace
+
+namespace {
+
+Request posted_recv(int source, int tag) {
+    Request r;
+    r.kind = RequestKind::Recv;
+    r.peer = source;
+    r.tag = tag;
+    return r;
+}
+
+Unexpected *message(int source, int tag) {
+    auto *u = new Unexpected();
+    u->source = source;
+    u->tag = tag;
+    return u;
+}
+
+TEST(ContextQueues, TheEarlierPostedOfSpecificAndWildcardReceivesWins) {
+    ContextQueues q;
+    Request specific = posted_recv(1, 5), wild = posted_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+    ASSERT_EQ(q.take_or_post(&specific), nullptr);
+    ASSERT_EQ(q.take_or_post(&wild), nullptr);
+    EXPECT_EQ(q.match(1, 5), &specific);
+    EXPECT_EQ(q.match(1, 5), &wild);
+    EXPECT_EQ(q.match(1, 5), nullptr);
+
+    Request wild2 = posted_recv(MPI_ANY_SOURCE, 5), specific2 = posted_recv(3, MPI_ANY_TAG);
+    q.take_or_post(&wild2);
+    q.take_or_post(&specific2);
+    EXPECT_EQ(q.match(3, 5), &wild2);
+    EXPECT_EQ(q.match(3, 9), &specific2);
+}
+
+TEST(ContextQueues, WildcardReceivesTakeTheEarliestArrivalAcrossSources) {
+    ContextQueues q;
+    Unexpected *a = message(2, 7), *b = message(0, 7), *c = message(2, 8);
+    q.keep(a);
+    q.keep(b);
+    q.keep(c);
+    Request any = posted_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+    EXPECT_EQ(q.peek(MPI_ANY_SOURCE, MPI_ANY_TAG), a);
+    EXPECT_EQ(q.take_or_post(&any), a);
+    Request tag8 = posted_recv(MPI_ANY_SOURCE, 8);
+    EXPECT_EQ(q.take_or_post(&tag8), c);
+    Request from0 = posted_recv(0, MPI_ANY_TAG);
+    EXPECT_EQ(q.take_or_post(&from0), b);
+    EXPECT_FALSE(q.has_unexpected());
+    delete a;
+    delete b;
+    delete c;
+}
+
+TEST(ContextQueues, AnyTagNeverMatchesTheNegativeTagsOfInternalTraffic) {
+    ContextQueues q;
+    Unexpected *internal = message(1, -12);
+    q.keep(internal);
+    Request any = posted_recv(1, MPI_ANY_TAG);
+    EXPECT_EQ(q.take_or_post(&any), nullptr);
+    EXPECT_EQ(q.match(1, -12), nullptr) << "the ANY_TAG receive must not take it";
+    Request exact = posted_recv(1, -12);
+    EXPECT_EQ(q.take_or_post(&exact), internal);
+    EXPECT_TRUE(q.unpost(&any));
+    EXPECT_FALSE(q.unpost(&any));
+    delete internal;
 }
 
 }  // namespace

@@ -114,6 +114,16 @@ TEST_F(ProgressWait, PureSpinningNeverGivesTheCpuAway) {
     EXPECT_TRUE(g_sleeps.empty());
 }
 
+TEST_F(ProgressWait, AnOversubscribedNodeYieldsAtTheFirstIdlePoll) {
+    engine.set_policy(engine.policy().yielding_at_once());
+    Script s;
+    s.finish_at = 4;
+    ASSERT_EQ(wait_for(s), PLEXUS_SUCCESS);
+    EXPECT_EQ(engine.stats().spins, 0u);
+    EXPECT_EQ(g_yields, 3);
+    EXPECT_EQ(engine.policy().yield_count, 5u) << "only the spinning goes";
+}
+
 TEST_F(ProgressWait, ZeroMaxSleepOnlyYields) {
     BackoffPolicy p = engine.policy();
     p.max_sleep_us = 0;

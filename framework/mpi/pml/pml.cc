@@ -67,7 +67,7 @@ Pml::~Pml() {
     for (auto *u : impl_->unexpected_pool) delete u;
     for (auto &ctx : impl_->contexts) {
         if (!ctx) continue;
-        while (Unexpected *u = ctx->unexpected.pop_front()) delete u;
+        while (Unexpected *u = ctx->pop_unexpected()) delete u;
     }
 }
 
@@ -111,7 +111,7 @@ void Pml::remove_comm(Comm *comm) {
     // Messages nobody received are dropped with the communicator, as MPI leaves them undefined;
     // say so, because it usually means a missing receive.
     size_t dropped = 0;
-    while (Unexpected *u = q.unexpected.pop_front()) {
+    while (Unexpected *u = q.pop_unexpected()) {
         impl_->recycle(u);
         ++dropped;
     }
@@ -127,21 +127,16 @@ int Pml::start_recv(Request *req) { return impl_->start_recv(req); }
 
 int Pml::iprobe(int source, int tag, Comm *comm, bool *found, ProbeResult *out) {
     ContextQueues &q = impl_->context(comm->context_id);
-    for (Unexpected *u = q.unexpected.front(); u; u = u->next) {
-        if ((source == MPI_ANY_SOURCE || source == u->source) && (tag == MPI_ANY_TAG || tag == u->tag)) {
-            *found = true;
-            if (out) *out = {u->source, u->tag, static_cast<size_t>(u->bytes)};
-            return MPI_SUCCESS;
-        }
-    }
-    *found = false;
+    Unexpected *u = q.peek(source, tag);
+    *found = u != nullptr;
+    if (u && out) *out = {u->source, u->tag, static_cast<size_t>(u->bytes)};
     return MPI_SUCCESS;
 }
 
 bool Pml::cancel(Request *req) {
     if (req->complete || req->kind != RequestKind::Recv || req->pml.state != kRecvPosted || !req->pml.queued) return false;
     auto *q = static_cast<ContextQueues *>(req->comm->pml);
-    q->posted.remove(req);
+    if (!q->unpost(req)) return false;
     req->pml.queued = false;
     req->status.cancelled = true;
     req->status.bytes = 0;

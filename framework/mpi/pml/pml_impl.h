@@ -10,39 +10,11 @@
 #include "mpi.h"
 #include "mpi/bml/bml.h"
 #include "mpi/pml/intrusive_list.h"
+#include "mpi/pml/match_queues.h"
 #include "mpi/pml/pml.h"
 #include "mpi/pml/pml_protocol.h"
 
 namespace plexus::mpi {
-
-struct RequestLinks {
-    static Request *&next(Request *r) { return r->pml.next; }
-    static Request *&prev(Request *r) { return r->pml.prev; }
-};
-using RequestList = IntrusiveList<Request, RequestLinks>;
-
-// A match message that arrived before any receive wanted it.
-struct Unexpected {
-    Unexpected *next = nullptr;
-    Unexpected *prev = nullptr;
-    uint8_t kind = 0;  // wire::kEager, kEagerSync or kRts
-    uint32_t proc = 0;
-    int source = 0;
-    int tag = 0;
-    uint64_t bytes = 0;  // of the whole message
-    uint64_t send_cookie = 0;
-    uint64_t addr = 0;
-    plexus_btl_mem_handle_t handle{};
-    std::vector<uint8_t> data;  // eager payload (capacity kept when recycled)
-};
-using UnexpectedList = IntrusiveList<Unexpected, MemberLinks<Unexpected>>;
-
-// Matching state of one context id.
-struct ContextQueues {
-    Comm *comm = nullptr;  // null while the communicator exists only at peers
-    RequestList posted;    // receives in the order they were posted
-    UnexpectedList unexpected;  // messages in the order they became matchable
-};
 
 // A match message that arrived ahead of its sequence number.
 struct Stashed {

@@ -9,10 +9,6 @@ namespace plexus::mpi {
 
 namespace {
 
-bool matches(const Request *r, int source, int tag) {
-    return (r->peer == source || r->peer == MPI_ANY_SOURCE) && (r->tag == tag || r->tag == MPI_ANY_TAG);
-}
-
 wire::MatchHeader match_of(const void *data) {
     wire::MatchHeader h;
     std::memcpy(&h, data, sizeof h);
@@ -54,14 +50,10 @@ int Pml::Impl::start_recv(Request *r) {
     r->status = {};
     r->pml = {};
     ContextQueues &q = *static_cast<ContextQueues *>(r->comm->pml);
-    for (Unexpected *u = q.unexpected.front(); u; u = u->next) {
-        if (matches(r, u->source, u->tag)) {
-            q.unexpected.remove(u);
-            consume(r, u);
-            return MPI_SUCCESS;
-        }
+    if (Unexpected *u = q.take_or_post(r)) {
+        consume(r, u);
+        return MPI_SUCCESS;
     }
-    q.posted.push_back(r);
     r->pml.queued = true;
     r->pml.state = kRecvPosted;
     return MPI_SUCCESS;
@@ -92,10 +84,9 @@ void Pml::Impl::on_match_message(uint8_t tag, uint32_t proc, const void *data, s
 
 void Pml::Impl::deliver(uint8_t tag, uint32_t proc, const void *data, size_t len) {
     const wire::MatchHeader h = match_of(data);
+    if (h.source < 0) return;  // not from a Plexus PML
     ContextQueues &q = context(h.context);
-    for (Request *r = q.posted.front(); r; r = RequestList::next(r)) {
-        if (!matches(r, h.source, h.tag)) continue;
-        q.posted.remove(r);
+    if (Request *r = q.match(h.source, h.tag)) {
         r->pml.queued = false;
         if (tag == wire::kRts) {
             wire::RtsHeader rts;
@@ -136,7 +127,7 @@ void Pml::Impl::deliver(uint8_t tag, uint32_t proc, const void *data, size_t len
         u->data.assign(payload, payload + (len - hs));
         u->bytes = len - hs;
     }
-    q.unexpected.push_back(u);
+    q.keep(u);
 }
 
 void Pml::Impl::consume(Request *r, Unexpected *u) {
