@@ -7,17 +7,13 @@ bench_progress_pingpong_LDADD = framework/libplexus.la
 bench_progress_pingpong_LDFLAGS = -no-install
 EXTRA_DIST += bench/run_progress_pingpong.sh
 
-# Job launch time against Open MPI's and MPICH's mpirun (bench/launch/run.sh).
-check_PROGRAMS += bench/launch/hello_plexus
-bench_launch_hello_plexus_SOURCES = bench/launch/hello_plexus.cc
-bench_launch_hello_plexus_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/framework
-bench_launch_hello_plexus_LDADD = framework/libplexus.la
-bench_launch_hello_plexus_LDFLAGS = -no-install
+# Job launch time against Open MPI's and MPICH's mpirun (bench/launch/run.sh): one MPI hello
+# built with each implementation's compiler wrapper.
 EXTRA_DIST += bench/launch/run.sh bench/launch/hello_mpi.c
 
 BENCH_RESULTS = $(abs_top_srcdir)/bench/results
 if HAVE_PMIX
-bench_launch_deps = bench/launch/hello_plexus$(EXEEXT) tools/plexrun/plexrun$(EXEEXT)
+bench_launch_deps = framework/mpi/libmpi.la tools/mpicc/mpicc-build-tree tools/plexrun/plexrun$(EXEEXT)
 bench_launch_run = $(SHELL) $(top_srcdir)/bench/launch/run.sh $(abs_top_builddir)
 else
 bench_launch_run = @echo "bench/launch skipped: it needs plexrun, which needs PMIx"
@@ -25,4 +21,39 @@ endif
 bench: bench/progress_pingpong$(EXEEXT) $(bench_launch_deps)
 	$(SHELL) $(top_srcdir)/bench/run_progress_pingpong.sh $(abs_top_builddir)/bench/progress_pingpong$(EXEEXT) '$(BENCH_RESULTS)'
 	$(bench_launch_run)
+	$(MAKE) $(AM_MAKEFLAGS) bench-pt2pt
 .PHONY: bench
+
+# Point-to-point latency, bandwidth and message rate of Plexus against Open MPI and MPICH
+# (bench/pt2pt/run.sh). The Plexus side is built first, but a failure there only makes the runner
+# skip Plexus: Open MPI and MPICH are still measured. Options for the runner go in
+# BENCH_PT2PT_FLAGS, e.g. make bench-pt2pt BENCH_PT2PT_FLAGS="--quick --impl openmpi,mpich".
+EXTRA_DIST += bench/pt2pt/README.md bench/pt2pt/run.sh bench/pt2pt/aggregate.awk bench/pt2pt/report.awk \
+	bench/pt2pt/plot.sh \
+	bench/pt2pt/latency.c bench/pt2pt/bandwidth.c bench/pt2pt/msgrate.c \
+	bench/pt2pt/options.h bench/pt2pt/options.c bench/pt2pt/p2p_sync.h bench/pt2pt/p2p_sync.c \
+	bench/pt2pt/buffers.h bench/pt2pt/buffers.c bench/pt2pt/affinity.h bench/pt2pt/affinity.c
+# Built by make check too (against libmpi), so that they keep compiling; run.sh builds its own
+# copies with each implementation's compiler wrapper.
+bench_pt2pt_common = bench/pt2pt/options.h bench/pt2pt/options.c bench/pt2pt/p2p_sync.h \
+	bench/pt2pt/p2p_sync.c bench/pt2pt/buffers.h bench/pt2pt/buffers.c bench/pt2pt/affinity.h \
+	bench/pt2pt/affinity.c
+check_PROGRAMS += bench/pt2pt/latency bench/pt2pt/bandwidth bench/pt2pt/msgrate
+bench_pt2pt_latency_SOURCES = bench/pt2pt/latency.c $(bench_pt2pt_common)
+bench_pt2pt_bandwidth_SOURCES = bench/pt2pt/bandwidth.c $(bench_pt2pt_common)
+bench_pt2pt_msgrate_SOURCES = bench/pt2pt/msgrate.c $(bench_pt2pt_common)
+bench_pt2pt_latency_CPPFLAGS = $(MPI_CPPFLAGS)
+bench_pt2pt_bandwidth_CPPFLAGS = $(MPI_CPPFLAGS)
+bench_pt2pt_msgrate_CPPFLAGS = $(MPI_CPPFLAGS)
+bench_pt2pt_latency_LDADD = framework/mpi/libmpi.la
+bench_pt2pt_bandwidth_LDADD = framework/mpi/libmpi.la
+bench_pt2pt_msgrate_LDADD = framework/mpi/libmpi.la
+bench_pt2pt_plexus = framework/mpi/libmpi.la tools/mpicc/mpicc-build-tree
+if HAVE_PMIX
+bench_pt2pt_plexus += tools/plexrun/plexrun$(EXEEXT)
+endif
+BENCH_PT2PT_FLAGS =
+bench-pt2pt:
+	-$(MAKE) $(AM_MAKEFLAGS) $(bench_pt2pt_plexus)
+	$(SHELL) $(top_srcdir)/bench/pt2pt/run.sh $(abs_top_builddir) '$(BENCH_RESULTS)/pt2pt' $(BENCH_PT2PT_FLAGS)
+.PHONY: bench-pt2pt

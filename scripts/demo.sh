@@ -1,5 +1,6 @@
 #!/bin/bash
-# Builds Plexus and shows it at work: the frameworks and components it finds, why the broken
+# Builds Plexus and shows it at work: MPI programs compiled with its mpicc and run with its
+# mpirun over the shared-memory BTL, then the frameworks and components it finds, why the broken
 # ones fail, each parameter's source, and a selection dry run with a user's --mca choices.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,9 +13,25 @@ if [ ! -x "$build/tools/plexus_info/plexus_info" ]; then
 fi
 make -C "$build" -j"$jobs" >/dev/null
 make -C "$build" -j"$jobs" check TESTS= >/dev/null   # builds the test components
-info="$build/tools/plexus_info/plexus_info"
-export PLEXUS_MCA_component_path="$build/tests/plugins/.libs:$build/tests/plugins/broken/.libs"
 show() { echo; echo "\$ $*"; status=0; "$@" || status=$?; [ "$status" -eq 0 ] || echo "(exit status $status)"; }
+
+# MPI: compile the examples with the build tree's mpicc, run them with plexrun (installed as
+# mpirun), with the default components and with shared memory's fast boxes and single copy off.
+plexrun="$build/tools/plexrun/plexrun"
+if [ -x "$plexrun" ]; then
+  demo=$(mktemp -d)
+  trap 'rm -rf "$demo"' EXIT
+  show "$build/tools/mpicc/mpicc-build-tree" -O2 -o "$demo/ring" "$top/examples/mpi/ring.c"
+  show "$build/tools/mpicc/mpicc-build-tree" -O2 -o "$demo/hello" "$top/examples/mpi/hello.c"
+  show "$plexrun" -n 4 "$demo/hello"
+  show "$plexrun" -n 4 "$demo/ring"
+  show "$plexrun" -n 2 --mca btl self,sm --mca btl_sm_fastbox_max 0 --mca btl_sm_single_copy none "$demo/ring"
+  show "$plexrun" -n 2 --mca btl self "$demo/ring"
+fi
+
+info="$build/tools/plexus_info/plexus_info"
+show "$info" --param btl sm --level 5
+export PLEXUS_MCA_component_path="$build/tests/plugins/.libs:$build/tests/plugins/broken/.libs"
 show "$info"
 show "$info" --show-failed
 show env PLEXUS_MCA_btl_good_query_priority=45 "$info" --param btl good --level 9 --mca btl_good_usable yes
@@ -24,7 +41,6 @@ show env PLEXUS_MCA_btl_good_query_prority=5 "$info" --select dpm
 
 # The runtime: plexrun starts ranks that exchange business cards through the PMIx modex, one
 # spawns two more ranks in a new namespace, and a rank that aborts ends the job cleanly.
-plexrun="$build/tools/plexrun/plexrun"
 if [ -x "$plexrun" ]; then
   show "$plexrun" -n 4 --tag-output "$build/tests/runtime/card_exchange"
   show "$plexrun" -n 2 --tag-output "$build/tests/runtime/card_exchange" --spawn

@@ -1,4 +1,4 @@
-/* Hello world for the launch benchmark, built against Open MPI and MPICH: init, ask who we are,
+/* Hello world for the launch benchmark, built against Plexus, Open MPI and MPICH: init, ask who we are,
  * finalize. What is timed is the whole job, from the launcher's start to its exit. */
 #include <mpi.h>
 

@@ -14,8 +14,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 plexrun="$build/tools/plexrun/plexrun"
-hello_plexus="$build/bench/launch/hello_plexus"
-[ -x "$plexrun" ] && [ -x "$hello_plexus" ] || { echo "build plexrun and bench programs first (make -C $build bench)"; exit 1; }
+mpicc_plexus="$build/tools/mpicc/mpicc-build-tree"
+[ -x "$plexrun" ] && [ -x "$mpicc_plexus" ] || { echo "build Plexus first (make -C $build)"; exit 1; }
+hello_plexus="$work/hello_plexus"
+"$mpicc_plexus" -O2 "$here/hello_mpi.c" -o "$hello_plexus"
 mpicc.openmpi -O2 "$here/hello_mpi.c" -o "$work/hello_ompi"
 mpicc.mpich -O2 "$here/hello_mpi.c" -o "$work/hello_mpich"
 

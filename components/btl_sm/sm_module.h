@@ -64,7 +64,7 @@ public:
     int fast_channel(Endpoint *ep, plexus_btl_fast_op_t op);
     plexus_btl_fast_state_t fast_channel_state(const Endpoint *ep) const;
     int fast_channel_stats(plexus_btl_fast_stats_t *out) const;
-    size_t pending() const;
+    size_t fragments_in_flight() const;
 
     // Fast boxes in use, then the FIFO head, then (rarely) housekeeping; never blocks.
     int progress();

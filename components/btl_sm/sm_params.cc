@@ -66,9 +66,9 @@ int register_sm_params(const plexus_host_api_t *host, const plexus_component_t *
              "through fragments, which both processes copy at once (faster wherever both have a "
              "core). At least 1. Default 16m.",
              4, &p->single_copy_threshold),
-        desc("eager_limit", PLEXUS_PARAM_SIZE, "4k",
+        desc("eager_limit", PLEXUS_PARAM_SIZE, "32k",
              "Largest message (header + payload) sent without asking the receiver first: from 256 "
-             "bytes to btl_sm_max_send_size. Default 4k.",
+             "bytes to btl_sm_max_send_size. Default 32k.",
              4, &p->eager_limit),
         desc("max_send_size", PLEXUS_PARAM_SIZE, "32k",
              "Largest message (header + payload) of any send, i.e. the fragment size of pipelined "

@@ -17,7 +17,7 @@ struct SmParams {
     uint64_t fastbox_size = 32 * 1024;
     int single_copy = kSingleCopyCma;
     uint64_t single_copy_threshold = 16 * 1024 * 1024;  // measured: see README.md
-    uint64_t eager_limit = 4 * 1024;
+    uint64_t eager_limit = 32 * 1024;
     uint64_t max_send_size = 32 * 1024;
     int64_t free_list_num = 64;
     int64_t max_frag_num = 32;

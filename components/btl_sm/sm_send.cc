@@ -128,8 +128,8 @@ int SmModule::fast_channel_stats(plexus_btl_fast_stats_t *out) const {
     return PLEXUS_SUCCESS;
 }
 
-// Data fragments a receiver still holds. Control messages are left out on purpose: no peer
-// waits for them, and a finalizing process must not wait on a peer that stopped polling.
-size_t SmModule::pending() const { return eager_.data_in_flight() + max_.data_in_flight(); }
+// Data fragments receivers still hold (diagnostics and tests). Not the module's pending(): a
+// message is in the receiver's FIFO, where it survives this process, as soon as send returns.
+size_t SmModule::fragments_in_flight() const { return eager_.data_in_flight() + max_.data_in_flight(); }
 
 }  // namespace plexus::btl_sm

@@ -24,7 +24,8 @@ check_PROGRAMS += \
 	tests/mpi/proc_null \
 	tests/mpi/errors \
 	tests/mpi/errors_fatal \
-	tests/mpi/basics
+	tests/mpi/basics \
+	tests/mpi/unreceived
 
 tests_mpi_pingpong_SOURCES = tests/mpi/pingpong.c tests/mpi/test_util.h
 tests_mpi_pingpong_CPPFLAGS = $(mpi_test_includes)
@@ -86,6 +87,10 @@ tests_mpi_basics_SOURCES = tests/mpi/basics.c tests/mpi/test_util.h
 tests_mpi_basics_CPPFLAGS = $(mpi_test_includes)
 tests_mpi_basics_LDADD = $(mpi_test_libs)
 tests_mpi_basics_LDFLAGS = $(mpi_test_link_flags)
+tests_mpi_unreceived_SOURCES = tests/mpi/unreceived.c tests/mpi/test_util.h
+tests_mpi_unreceived_CPPFLAGS = $(mpi_test_includes)
+tests_mpi_unreceived_LDADD = $(mpi_test_libs)
+tests_mpi_unreceived_LDFLAGS = $(mpi_test_link_flags)
 
 # One generated script per run, tests/mpi/CONFIG/CASE.sh, so the harness counts and names every
 # (configuration, case) pair. Written out in full: automake reads TESTS word by word and sees
@@ -99,31 +104,36 @@ mpi_runs_default = tests/mpi/default/pingpong.sh tests/mpi/default/ring.sh \
 	tests/mpi/default/completion.sh tests/mpi/default/proc_null.sh tests/mpi/default/errors.sh \
 	tests/mpi/default/basics.sh tests/mpi/default/basics_thread_single.sh \
 	tests/mpi/default/basics_thread_funneled.sh tests/mpi/default/basics_thread_multiple.sh \
-	tests/mpi/default/errors_fatal.sh tests/mpi/default/abort.sh
+	tests/mpi/default/errors_fatal.sh tests/mpi/default/abort.sh \
+	tests/mpi/default/unreceived.sh
 mpi_runs_self_sm = tests/mpi/self-sm/pingpong.sh tests/mpi/self-sm/ring.sh \
 	tests/mpi/self-sm/ordering.sh tests/mpi/self-sm/allpairs_stress.sh \
 	tests/mpi/self-sm/unexpected.sh tests/mpi/self-sm/truncation.sh tests/mpi/self-sm/ssend.sh \
 	tests/mpi/self-sm/cancel.sh tests/mpi/self-sm/persistent.sh tests/mpi/self-sm/probe.sh \
-	tests/mpi/self-sm/completion.sh tests/mpi/self-sm/proc_null.sh tests/mpi/self-sm/errors.sh
+	tests/mpi/self-sm/completion.sh tests/mpi/self-sm/proc_null.sh tests/mpi/self-sm/errors.sh \
+	tests/mpi/self-sm/unreceived.sh
 mpi_runs_no_fastbox = tests/mpi/no-fastbox/pingpong.sh tests/mpi/no-fastbox/ring.sh \
 	tests/mpi/no-fastbox/ordering.sh tests/mpi/no-fastbox/allpairs_stress.sh \
 	tests/mpi/no-fastbox/unexpected.sh tests/mpi/no-fastbox/truncation.sh \
 	tests/mpi/no-fastbox/ssend.sh tests/mpi/no-fastbox/cancel.sh tests/mpi/no-fastbox/persistent.sh \
 	tests/mpi/no-fastbox/probe.sh tests/mpi/no-fastbox/completion.sh \
-	tests/mpi/no-fastbox/proc_null.sh tests/mpi/no-fastbox/errors.sh
+	tests/mpi/no-fastbox/proc_null.sh tests/mpi/no-fastbox/errors.sh \
+	tests/mpi/no-fastbox/unreceived.sh
 mpi_runs_no_single_copy = tests/mpi/no-single-copy/pingpong.sh tests/mpi/no-single-copy/ring.sh \
 	tests/mpi/no-single-copy/ordering.sh tests/mpi/no-single-copy/allpairs_stress.sh \
 	tests/mpi/no-single-copy/unexpected.sh tests/mpi/no-single-copy/truncation.sh \
 	tests/mpi/no-single-copy/ssend.sh tests/mpi/no-single-copy/cancel.sh \
 	tests/mpi/no-single-copy/persistent.sh tests/mpi/no-single-copy/probe.sh \
 	tests/mpi/no-single-copy/completion.sh tests/mpi/no-single-copy/proc_null.sh \
-	tests/mpi/no-single-copy/errors.sh
+	tests/mpi/no-single-copy/errors.sh \
+	tests/mpi/no-single-copy/unreceived.sh
 mpi_runs_cma_always = tests/mpi/cma-always/pingpong.sh tests/mpi/cma-always/ring.sh \
 	tests/mpi/cma-always/ordering.sh tests/mpi/cma-always/allpairs_stress.sh \
 	tests/mpi/cma-always/unexpected.sh tests/mpi/cma-always/truncation.sh \
 	tests/mpi/cma-always/ssend.sh tests/mpi/cma-always/cancel.sh tests/mpi/cma-always/persistent.sh \
 	tests/mpi/cma-always/probe.sh tests/mpi/cma-always/completion.sh \
-	tests/mpi/cma-always/proc_null.sh tests/mpi/cma-always/errors.sh
+	tests/mpi/cma-always/proc_null.sh tests/mpi/cma-always/errors.sh \
+	tests/mpi/cma-always/unreceived.sh
 mpi_runs = $(mpi_runs_default) $(mpi_runs_self_sm) $(mpi_runs_no_fastbox) \
 	$(mpi_runs_no_single_copy) $(mpi_runs_cma_always)
 TESTS += $(mpi_runs)
@@ -144,6 +154,6 @@ EXTRA_DIST += tests/mpi/README.md tests/mpi/run_case.sh tests/mpi/run_all.sh \
 	tests/mpi/cases/proc_null.case tests/mpi/cases/errors.case tests/mpi/cases/basics.case \
 	tests/mpi/cases/basics_thread_single.case tests/mpi/cases/basics_thread_funneled.case \
 	tests/mpi/cases/basics_thread_multiple.case tests/mpi/cases/errors_fatal.case \
-	tests/mpi/cases/abort.case tests/mpi/configs/default.conf tests/mpi/configs/self-sm.conf \
+	tests/mpi/cases/abort.case tests/mpi/cases/unreceived.case tests/mpi/configs/default.conf tests/mpi/configs/self-sm.conf \
 	tests/mpi/configs/no-fastbox.conf tests/mpi/configs/no-single-copy.conf \
 	tests/mpi/configs/cma-always.conf

@@ -1,6 +1,6 @@
 // Unit tests of btl_sm's fragment pools: allocation until exhaustion (then nullptr, which the
 // module turns into PLEXUS_ERR_AGAIN), return by the receiver, offsets inside the segment, and
-// the in-flight count that pending() reports (data only, never control).
+// the in-flight count that fragments_in_flight() reports (data only, never control).
 #include <gtest/gtest.h>
 
 #include <set>

@@ -1,7 +1,7 @@
 // Unit tests of the btl_sm module as a whole, with several modules in one process standing for
 // the ranks of a job on one node (each with its own segment), over a fake host API: FIFO sends,
 // the fast-box handshake after the threshold, reconf's fast-channel operations, AGAIN on
-// exhausted fragments, pending(), single copy, unlinking, re-entrant callbacks, early senders.
+// exhausted fragments, fragments in flight, single copy, unlinking, re-entrant callbacks, early senders.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -170,7 +170,7 @@ TEST_F(SmModuleTest, ReachesLocalPeersButNotItself) {
         for (uint32_t p = 0; p < 3; ++p) EXPECT_EQ(ranks[r].eps[p] == nullptr, r == p) << r << "->" << p;
     const plexus_btl_module_t *m = ranks[0].api();
     EXPECT_EQ(m->exclusivity, PLEXUS_BTL_EXCLUSIVITY_NODE);
-    EXPECT_EQ(m->eager_limit, 4096u);
+    EXPECT_EQ(m->eager_limit, 32768u);
     EXPECT_TRUE(m->caps & PLEXUS_BTL_CAP_FAST_CHANNELS);
 }
 
@@ -338,9 +338,9 @@ TEST_F(SmModuleTest, ExhaustedFragmentsSayAgainAndLoseNothing) {
     while (send(0, 1, "n" + std::to_string(sent)) == PLEXUS_SUCCESS) ++sent;
     EXPECT_EQ(sent, 12) << "eager fragments, then the large ones";
     EXPECT_EQ(send(0, 1, "more"), PLEXUS_ERR_AGAIN);
-    EXPECT_EQ(ranks[0].module->pending(), 12u);
+    EXPECT_EQ(ranks[0].module->fragments_in_flight(), 12u);
     settle();
-    EXPECT_EQ(ranks[0].module->pending(), 0u);
+    EXPECT_EQ(ranks[0].module->fragments_in_flight(), 0u);
     ASSERT_EQ(send(0, 1, "n" + std::to_string(sent++)), PLEXUS_SUCCESS);
     settle();
     ASSERT_EQ(ranks[1].inbox.got.size(), 13u);
@@ -356,7 +356,7 @@ TEST_F(SmModuleTest, FullFifoSaysAgain) {
     int sent = 0;
     while (send(0, 1, "f") == PLEXUS_SUCCESS) ++sent;
     EXPECT_EQ(sent, 64);
-    EXPECT_EQ(ranks[0].module->pending(), 64u) << "the fragment of the refused send is free again";
+    EXPECT_EQ(ranks[0].module->fragments_in_flight(), 64u) << "the fragment of the refused send is free again";
     settle();
     EXPECT_EQ(ranks[1].inbox.got.size(), 64u);
 }
@@ -383,7 +383,7 @@ TEST_F(SmModuleTest, MessageWithoutCallbackIsDroppedWithOneWarning) {
     settle();
     EXPECT_EQ(g_warnings.size(), 1u);
     EXPECT_TRUE(ranks[1].inbox.got.empty());
-    EXPECT_EQ(ranks[0].module->pending(), 0u) << "dropped messages still give their fragments back";
+    EXPECT_EQ(ranks[0].module->fragments_in_flight(), 0u) << "dropped messages still give their fragments back";
 }
 
 // A callback that answers at once (as the PML's CTS does) and polls again from inside.

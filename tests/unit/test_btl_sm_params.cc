@@ -69,7 +69,7 @@ TEST(SmParams, EveryParameterHasHelpAndTheDefaultsAreValid) {
     EXPECT_EQ(validate_sm_params(p), "");
     EXPECT_EQ(p.fastbox_size, 32u * 1024);
     EXPECT_EQ(p.single_copy, kSingleCopyCma);
-    EXPECT_EQ(p.eager_limit, 4096u);
+    EXPECT_EQ(p.eager_limit, 32768u);
 }
 
 TEST(SmParams, SettingsReachTheStorage) {

@@ -166,8 +166,10 @@ struct plexus_btl_module {
     plexus_btl_fast_state_t (*fast_channel_state)(plexus_btl_module_t *m, plexus_btl_endpoint_t *ep);
     int (*fast_channel_stats)(plexus_btl_module_t *m, plexus_btl_fast_stats_t *out);
 
-    /* Messages and transfers still in flight that this process started (0: quiet). The MPI
-     * layer drains every module before finalize, so that nothing a peer waits for is lost. */
+    /* Messages this process accepted in send/put/get but has not yet pushed out of itself (a
+     * busy socket, a full send queue): what would be lost if it exited now. Not what peers have
+     * yet to consume: a peer that never receives a message must not keep this process from
+     * finalizing. The MPI layer drains every module to 0 before the final fence. */
     size_t (*pending)(plexus_btl_module_t *m);
 };
 

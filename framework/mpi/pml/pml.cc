@@ -145,7 +145,14 @@ bool Pml::cancel(Request *req) {
 }
 
 void Pml::drain() {
-    engine_->wait_until([this] { return impl_->idle(); });
+    // Bounded: when a peer has stopped polling (it is in the final fence already) and we are out
+    // of BTL resources toward it, nothing will change; ending the job beats hanging it.
+    constexpr auto kPatience = std::chrono::seconds(30);
+    if (engine_->wait_until([this] { return impl_->idle(); }, kPatience) != PLEXUS_SUCCESS)
+        mca::emit(PLEXUS_LOG_WARN, "pml",
+                  "MPI_Finalize: " + std::to_string(impl_->controls.size()) + " control message(s) and " +
+                      std::to_string(impl_->blocked_peers.size()) +
+                      " peer(s) with blocked sends could not be delivered in 30 s; finalizing anyway");
 }
 
 // ---- Impl: control messages and progress ----

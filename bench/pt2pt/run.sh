@@ -1,0 +1,278 @@
+#!/bin/bash
+# Point-to-point benchmarks (latency, bandwidth, msgrate) for Plexus, Open MPI and MPICH in one
+# invocation: builds each program with each implementation's compiler wrapper, runs it with that
+# implementation's launcher (every run under a timeout), and writes per benchmark a CSV
+# (impl,ranks,size,value,unit), a PNG plot and a table with Plexus/best-other ratios, then the
+# issue's headline rows with target met / not met. See bench/pt2pt/README.md.
+#
+# usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl plexus,openmpi,mpich] [--repeat N]
+#               [--timeout SECONDS]
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+srcdir=$(cd "$here/../.." && pwd)
+usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl plexus,openmpi,mpich] [--repeat N] [--timeout SECONDS]"
+[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+build=$(cd "$1" 2>/dev/null && pwd) || { echo "run.sh: build directory '$1' does not exist" >&2; exit 2; }
+results=$2
+shift 2
+quick=0 impls=plexus,openmpi,mpich repeat='' run_timeout=''
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) quick=1 ;;
+    --impl) impls=${2:?--impl wants a list such as plexus,openmpi,mpich}; shift ;;
+    --repeat) repeat=${2:?--repeat wants a number of runs}; shift ;;
+    --timeout) run_timeout=${2:?--timeout wants seconds}; shift ;;
+    *) echo "run.sh: unknown option '$1'" >&2; echo "$usage" >&2; exit 2 ;;
+  esac
+  shift
+done
+for impl in ${impls//,/ }; do
+  case $impl in plexus|openmpi|mpich) ;;
+    *) echo "run.sh: --impl: '$impl' is not one of plexus, openmpi, mpich" >&2; exit 2 ;; esac
+done
+case ${repeat:-1} in ''|*[!0-9]*|0) echo "run.sh: --repeat wants a positive number, got '$repeat'" >&2; exit 2 ;; esac
+case ${run_timeout:-1} in ''|*[!0-9]*|0) echo "run.sh: --timeout wants positive seconds, got '$run_timeout'" >&2; exit 2 ;; esac
+
+# ---- what is run ---------------------------------------------------------------------------------
+# Sizes are always passed explicitly, so that sizes missing from a run cut short are known.
+pow2() { local s=1 list=0; while [ "$s" -le "$1" ]; do list="$list,$s"; s=$((s * 2)); done; echo "$list"; }
+ncores=$(nproc)
+if [ "$quick" = 1 ]; then
+  repeat=${repeat:-1} run_timeout=${run_timeout:-30} budget=15 quiet_wait=5 quiet_total=20
+  quick_sizes="8,64,512,4096,32768,262144,1048576,4194304"
+  lat2_args=(--sizes "0,$quick_sizes" --iters 2000 --skip 50 --iters-large 200 --skip-large 5)
+  latn_args=(--sizes "8,65536" --seconds 0.3 --skip 5 --skip-large 2)
+  bw_args=(--sizes "1,$quick_sizes" --iters 20 --skip 2 --iters-large 10 --skip-large 1)
+  mr_seconds=0.3
+else
+  # OSU's own counts for 2 ranks (osu_latency: 10000/100 up to 8 KiB, 1000/10 above; osu_bw:
+  # 100/10 and 20/2, window 64). Oversubscribed latency and all message rates are timed instead
+  # (see latency.c and msgrate.c): there MPICH takes a scheduler timeslice per hop.
+  repeat=${repeat:-3} run_timeout=${run_timeout:-60} budget=40 quiet_wait=30 quiet_total=240
+  lat2_args=(--sizes "$(pow2 4194304)" --iters 10000 --skip 100 --iters-large 1000 --skip-large 10)
+  latn_args=(--sizes "0,8,1024,65536,1048576" --seconds 1 --skip 10 --skip-large 2)
+  bw_args=(--sizes "$(pow2 4194304 | cut -d, -f2-)" --iters 100 --skip 10 --iters-large 20 --skip-large 2)
+  mr_seconds=1
+fi
+mr_args=(--sizes "8" --window 64 --seconds "$mr_seconds" --skip 10)
+# Open MPI: ob1 over its shared-memory BTL (vader) is what it uses here anyway (there is no UCX
+# PML in Debian's build); naming it skips probing tcp and gave the best numbers.
+ompi_mca="--mca pml ob1 --mca btl self,vader"
+
+mkdir -p "$results/raw" || { echo "run.sh: cannot create $results" >&2; exit 1; }
+results=$(cd "$results" && pwd)
+rm -f "$results"/raw/*
+work=$(mktemp -d "${TMPDIR:-/tmp}/pt2pt.XXXXXX")
+
+# A launcher killed by the timeout normally takes its ranks with it; anything of ours still running
+# afterwards (found by its executable, which lives in $work) is ended by pid.
+reap_strays() {
+  local exe pid
+  for exe in /proc/[0-9]*/exe; do
+    pid=${exe#/proc/}; pid=${pid%/exe}
+    case $(readlink "$exe" 2>/dev/null) in "$work"/*) kill -KILL "$pid" 2>/dev/null ;; esac
+  done
+}
+trap 'reap_strays; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+
+label() { case $1 in plexus) echo Plexus ;; openmpi) echo "Open MPI" ;; mpich) echo MPICH ;; esac; }
+
+# ---- compilers and launchers ---------------------------------------------------------------------
+# cc_pre[impl] / cc_post[impl]: compiler command before and after the sources.
+declare -A cc_pre cc_post skipped
+plexrun="$build/tools/plexrun/plexrun"
+prepare() {
+  local impl=$1
+  case $impl in
+    plexus)
+      [ -x "$plexrun" ] || { skipped[$impl]="no launcher at $plexrun (plexrun needs PMIx; run make first)"; return; }
+      if [ -x "$build/tools/mpicc/mpicc-build-tree" ]; then
+        cc_pre[$impl]="$build/tools/mpicc/mpicc-build-tree" cc_post[$impl]=""
+      else
+        local lib="$build/framework/mpi/.libs"
+        [ -f "$srcdir/framework/mpi/include/mpi.h" ] || { skipped[$impl]="no $srcdir/framework/mpi/include/mpi.h yet"; return; }
+        ls "$lib"/libmpi.so* >/dev/null 2>&1 || { skipped[$impl]="libmpi is not built ($lib/libmpi.so missing)"; return; }
+        cc_pre[$impl]="cc -I$srcdir/framework/mpi/include"
+        cc_post[$impl]="-L$lib -Wl,-rpath,$lib -Wl,-rpath,$build/framework/.libs -lmpi"
+      fi ;;
+    openmpi|mpich)
+      local cc=mpicc.$impl run=mpirun.$impl
+      command -v "$cc" >/dev/null || { skipped[$impl]="$cc not found"; return; }
+      command -v "$run" >/dev/null || { skipped[$impl]="$run not found"; return; }
+      cc_pre[$impl]=$cc cc_post[$impl]="" ;;
+  esac
+}
+
+# set_launcher IMPL NRANKS: the launcher command in $launcher. 2 ranks on 2 cores are bound one per
+# core; oversubscribed runs are not bound (binding 4 or 8 ranks to 2 cores only pins partners
+# onto one core).
+binding() { [ "$1" -le "$ncores" ] && echo core || echo none; }
+set_launcher() {
+  local bind
+  bind=$(binding "$2")
+  case $1 in
+    plexus) launcher=("$plexrun" -n "$2" --bind-to "$bind") ;;
+    openmpi)
+      # shellcheck disable=SC2206  # $ompi_mca is several words on purpose
+      launcher=(mpirun.openmpi --allow-run-as-root --oversubscribe $ompi_mca -n "$2" --bind-to "$bind") ;;
+    mpich) launcher=(mpirun.mpich -n "$2" -bind-to "$bind") ;;
+  esac
+}
+launch_flags() {
+  case $1 in
+    plexus) echo "plexrun -n N --bind-to core (2 ranks) / none (4, 8)" ;;
+    openmpi) echo "mpirun.openmpi --allow-run-as-root --oversubscribe $ompi_mca -n N --bind-to core (2 ranks) / none (4, 8)" ;;
+    mpich) echo "mpirun.mpich -n N -bind-to core (2 ranks) / none (4, 8)" ;;
+  esac
+}
+
+build_programs() {
+  local impl=$1 prog log="$results/raw/build-$1.log"
+  mkdir -p "$work/$impl"
+  : >"$log"
+  for prog in latency bandwidth msgrate; do
+    # shellcheck disable=SC2086
+    if ! ${cc_pre[$impl]} -O2 -o "$work/$impl/$prog" "$here/$prog.c" "$here/options.c" \
+         "$here/p2p_sync.c" "$here/buffers.c" "$here/affinity.c" ${cc_post[$impl]} >>"$log" 2>&1; then
+      skipped[$impl]="building $prog failed: $(grep -m1 -i error "$log" || tail -n1 "$log") (log: $log)"
+      return
+    fi
+  done
+  # A tiny run first: an implementation that cannot run at all is skipped, not timed out 20 times.
+  local out="$results/raw/smoke-$impl.txt"
+  set_launcher "$impl" 2
+  if ! timeout -k 5 30 "${launcher[@]}" "$work/$impl/latency" --sizes "8" --iters 10 --skip 1 \
+       >"$out" 2>&1 </dev/null; then
+    skipped[$impl]="a 2-rank smoke run failed: $(grep -v '^#' "$out" | grep -m1 . ) (output: $out)"
+  fi
+}
+
+# ---- running -------------------------------------------------------------------------------------
+# The machine may be shared: before each run, wait (at most $quiet_wait s, and $quiet_total s in
+# all) until the other processes leave the CPUs idle, and count the runs that had to start on a
+# busy machine anyway.
+cpu_busy_percent() {  # busy share of all CPUs over 0.3 s, in percent
+  local a b
+  read -r -a a </proc/stat; sleep 0.3; read -r -a b </proc/stat
+  local idle=$(( (b[4] + b[5]) - (a[4] + a[5]) )) total=0 i
+  for i in 1 2 3 4 5 6 7 8; do total=$(( total + b[i] - a[i] )); done
+  [ "$total" -gt 0 ] && echo $(( 100 * (total - idle) / total )) || echo 0
+}
+busy_runs=0 all_runs=0 worst_busy=0 waited=0
+wait_quiet() {
+  local start now busy
+  start=$(date +%s)
+  while busy=$(cpu_busy_percent); now=$(date +%s); [ "$busy" -gt 10 ] &&
+        [ $((now - start)) -lt "$quiet_wait" ] && [ $((waited + now - start)) -lt "$quiet_total" ]; do
+    sleep 1
+  done
+  waited=$((waited + now - start))
+  all_runs=$((all_runs + 1))
+  if [ "$busy" -gt 10 ]; then
+    busy_runs=$((busy_runs + 1))
+    [ "$busy" -gt "$worst_busy" ] && worst_busy=$busy
+  fi
+}
+
+# data.tsv: bench ranks impl size value [lowest highest runs] (value "timeout"/"failed" when no run
+# finished that size).
+data="$work/data.tsv"
+: >"$data"
+
+# run_config BENCH NRANKS ARGS...: runs BENCH for every implementation, interleaved, up to $repeat
+# times each (fewer once an implementation has spent $budget seconds or timed out), then keeps one
+# value per size (which one: see below).
+run_config() {
+  local bench=$1 n=$2 impl rep sizes
+  shift 2
+  sizes=$(echo "$*" | sed -n 's/.*--sizes \([0-9,]*\).*/\1/p')
+  declare -A spent status
+  for rep in $(seq "$repeat"); do
+    for impl in $active; do
+      [ "${status[$impl]:-ok}" = ok ] || continue
+      [ "${spent[$impl]:-0}" -lt "$budget" ] || continue
+      local out="$results/raw/$bench-n$n-$impl-$rep.txt" t0 rc
+      set_launcher "$impl" "$n"
+      wait_quiet
+      t0=$(date +%s)
+      timeout -k 5 "$run_timeout" "${launcher[@]}" "$work/$impl/$bench" "$@" >"$out" 2>"$out.err" </dev/null
+      rc=$?
+      reap_strays
+      spent[$impl]=$(( ${spent[$impl]:-0} + $(date +%s) - t0 ))
+      case $rc in 0) ;; 124|137) status[$impl]=timeout ;; *) status[$impl]="failed" ;; esac
+      if [ "$rc" != 0 ]; then
+        printf '  %s %s, %d ranks, run %d: %s (exit %d): %s (%s)\n' "$(label "$impl")" "$bench" "$n" \
+          "$rep" "${status[$impl]}" "$rc" "$(grep -m1 . "$out.err" | cut -c1-160)" "$out.err"
+      fi
+    done
+  done
+  # Up to the core count, other load can only slow a run down, so the best run is the one closest
+  # to the undisturbed number; oversubscribed, the scheduler's choices are what is measured, so
+  # the median.
+  local keep=median
+  [ "$n" -le "$ncores" ] && keep=best
+  for impl in $active; do
+    local outputs=("$results/raw/$bench-n$n-$impl-"*.txt)
+    [ -e "${outputs[0]}" ] || outputs=(/dev/null)
+    awk -v bench="$bench" -v n="$n" -v impl="$impl" -v sizes="$sizes" -v why="${status[$impl]:-ok}" \
+        -v keep="$keep" -v lower_is_better="$([ "$bench" = latency ] && echo 1 || echo 0)" \
+        -f "$here/aggregate.awk" "${outputs[@]}" >>"$data"
+  done
+}
+
+echo "Point-to-point benchmarks: $(date '+%F %T'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+[ "$quick" = 1 ] && echo "quick mode: fewer sizes and iterations, a single run each"
+active=''
+for impl in ${impls//,/ }; do
+  prepare "$impl"
+  [ -z "${skipped[$impl]:-}" ] && build_programs "$impl"
+  if [ -n "${skipped[$impl]:-}" ]; then
+    echo "skipping $(label "$impl"): ${skipped[$impl]}"
+  else
+    active="$active $impl"
+    echo "$(label "$impl"): built with: ${cc_pre[$impl]} -O2 PROGRAM.c ...${cc_post[$impl]:+ ${cc_post[$impl]}}"
+    echo "  run as: $(launch_flags "$impl")"
+  fi
+done
+[ -n "$active" ] || { echo "run.sh: no implementation left to run" >&2; exit 1; }
+echo "every run: timeout ${run_timeout} s; up to $repeat runs per point, fewer once ${budget} s are spent;" \
+  "kept: the best run at 2 ranks, the median when oversubscribed"
+
+for n in 2 4 8; do
+  if [ "$n" = 2 ]; then run_config latency 2 "${lat2_args[@]}"
+  else run_config latency "$n" "${latn_args[@]}"; fi
+done
+run_config bandwidth 2 "${bw_args[@]}"
+for n in 2 4 8; do run_config msgrate "$n" "${mr_args[@]}"; done
+
+# ---- output --------------------------------------------------------------------------------------
+unit() { case $1 in latency) echo us ;; bandwidth) echo MB/s ;; msgrate) echo Mmsg/s ;; esac; }
+for bench in latency bandwidth msgrate; do
+  csv="$results/$bench.csv"
+  echo "impl,ranks,size,value,unit" >"$csv"
+  awk -v b="$bench" -v u="$(unit "$bench")" '$1 == b { print $3 "," $2 "," $4 "," $5 "," u }' "$data" >>"$csv"
+done
+
+echo
+echo "Binding the kernel reported for each rank (cpus per rank, rank 0 first):"
+for impl in $active; do
+  for n in 2 4 8; do
+    f=("$results/raw/latency-n$n-$impl-"*.txt)
+    [ -e "${f[0]}" ] && printf '  %-9s %d ranks, --bind-to %-4s: %s\n' "$(label "$impl")" "$n" "$(binding "$n")" \
+      "$(sed -n 's/^# cpus per rank: //p' "${f[0]}")"
+  done
+done
+
+cp "$data" "$results/raw/data.tsv"  # report.awk and plot.sh can be rerun on it
+awk -v cores="$ncores" -f "$here/report.awk" "$data"
+echo
+if [ "$busy_runs" -gt 0 ]; then
+  echo "WARNING: $busy_runs of $all_runs runs started while other processes kept the CPUs busy" \
+    "(up to ${worst_busy}% busy; waited ${waited} s in all for quiet): those numbers may be noisy."
+else
+  echo "All $all_runs runs started on an idle machine (other processes below 10% CPU)."
+fi
+"$here/plot.sh" "$data" "$results"
+echo "CSV, plots and every run's raw output: $results"
