@@ -23,7 +23,9 @@ namespace {
 
 // Start-up failures before MPI_COMM_WORLD exists: fatal, as its default handler would make them.
 [[noreturn]] void init_failed(const char *function, const std::string &what, const std::string &detail) {
-    abort_job(MPI_ERR_OTHER, std::string(function) + ": " + what + (detail.empty() ? "" : ": " + detail));
+    // The detail goes to stderr once; the runtime and the launcher repeat only the short reason.
+    const std::string reason = std::string(function) + ": " + what;
+    abort_job(MPI_ERR_OTHER, reason + (detail.empty() ? "" : ": " + detail), reason);
 }
 
 void reset_comm(Comm &c, const char *name, uint32_t context_id) {

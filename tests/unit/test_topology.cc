@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 
+#include <sys/mman.h>
+
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -254,6 +257,28 @@ TEST(TopologyThisMachine, SeesItsOwnBinding) {
     const plexus_topology_summary_t s = topo.summary();
     EXPECT_EQ(s.self_bound, 1);
     EXPECT_GE(s.self_numa_node, 0) << "a single PU lies in some node";
+}
+
+TEST(TopologyThisMachine, BindsMemoryToItsOwnNodes) {
+    if (std::getenv("HWLOC_XMLFILE") || std::getenv("HWLOC_SYNTHETIC"))
+        GTEST_SKIP() << "hwloc is told to load another machine than this one";
+    const Topology topo;
+    const size_t len = 1 << 20;
+    void *area = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(area, MAP_FAILED);
+    const bool bound = topo.bind_area_local(area, len);
+    std::memset(area, 0x5a, len);  // the pages still work, bound or not
+    EXPECT_EQ(static_cast<unsigned char *>(area)[len - 1], 0x5a);
+    EXPECT_FALSE(topo.bind_area_local(nullptr, len));
+    EXPECT_FALSE(topo.bind_area_local(area, 0));
+    munmap(area, len);
+    if (!bound) GTEST_SKIP() << "this system cannot bind memory: " << std::strerror(errno);
+}
+
+TEST(TopologySynthetic, NeverBindsMemoryOfAnotherMachine) {
+    auto topo = Topology::from_synthetic("numa:2 core:2 pu:1");
+    int x = 0;
+    EXPECT_FALSE(topo->bind_area_local(&x, sizeof x));
 }
 
 }  // namespace
