@@ -34,17 +34,10 @@ BackoffPolicy BackoffPolicy::yielding_at_once() const {
     return p;
 }
 
-bool BackoffPolicy::spins_forever() const { return spin_count == std::numeric_limits<uint32_t>::max(); }
-
 Backoff::Backoff(const BackoffPolicy &policy, const IdleHooks &hooks, BackoffStats *stats)
     : policy_(policy), hooks_(hooks), stats_(stats) {}
 
-void Backoff::idle() {
-    ++idle_polls_;
-    if (policy_.spins_forever() || idle_polls_ <= policy_.spin_count) {
-        ++stats_->spins;
-        return;
-    }
+void Backoff::give_away() {
     const uint64_t past_spin = idle_polls_ - policy_.spin_count;
     if (past_spin <= policy_.yield_count || policy_.max_sleep_us == 0) {
         ++stats_->yields;

@@ -4,11 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 namespace plexus::runtime {
 
 struct BackoffPolicy {
-    uint32_t spin_count = 100;   // idle polls before the first yield
+    uint32_t spin_count = 1000;  // idle polls before the first yield (a few microseconds)
     uint32_t yield_count = 1000; // idle polls each followed by sched_yield before sleeping
     uint32_t min_sleep_us = 1;   // first sleep; doubles each idle poll after that
     uint32_t max_sleep_us = 100; // cap: the longest a waiter can miss an event by
@@ -19,7 +20,7 @@ struct BackoffPolicy {
     // (what Open MPI's mpi_yield_when_idle does), since spinning only delays the process that
     // holds the work.
     BackoffPolicy yielding_at_once() const;
-    bool spins_forever() const;
+    bool spins_forever() const { return spin_count == std::numeric_limits<uint32_t>::max(); }
 };
 
 // Counted by every wait, so tests and the benchmark can see what waiting cost.
@@ -42,10 +43,20 @@ struct IdleHooks {
 class Backoff {
 public:
     Backoff(const BackoffPolicy &policy, const IdleHooks &hooks, BackoffStats *stats);
-    void idle();   // a poll found nothing: take the next step
+    // A poll found nothing: take the next step. The spinning step is inline because it sits on
+    // the latency path of every wait; giving the CPU away costs far more than a call anyway.
+    void idle() {
+        if (++idle_polls_ <= policy_.spin_count || policy_.spins_forever()) {
+            ++stats_->spins;
+            return;
+        }
+        give_away();
+    }
     void reset();  // a poll made progress: start again with spinning
 
 private:
+    void give_away();  // yield or sleep, by how long nothing has happened
+
     const BackoffPolicy &policy_;
     const IdleHooks &hooks_;
     BackoffStats *stats_;

@@ -23,29 +23,9 @@ int ProgressEngine::remove(plexus_progress_fn_t fn, void *ctx) {
     return PLEXUS_SUCCESS;
 }
 
-int ProgressEngine::poll() {
-    // Registration happens at open/close, polling all the time: the MPI layer runs with
-    // FUNNELED threading, so the callbacks are only ever changed and polled from one thread.
-    int events = 0;
-    ++stats_.polls;
-    for (size_t i = 0; i < callbacks_.size(); ++i) {
-        events += callbacks_[i].fn(callbacks_[i].ctx);
-    }
-    return events;
-}
-
 ProgressEngine::Waiter::Waiter(ProgressEngine &engine, std::optional<std::chrono::nanoseconds> timeout)
     : engine_(engine), backoff_(engine.policy_, engine.hooks_, &engine.stats_) {
     if (timeout) deadline_ = std::chrono::steady_clock::now() + *timeout;
-}
-
-bool ProgressEngine::Waiter::step() {
-    if (engine_.poll() > 0) {
-        backoff_.reset();
-        return true;
-    }
-    backoff_.idle();
-    return !deadline_ || std::chrono::steady_clock::now() < *deadline_;
 }
 
 size_t ProgressEngine::size() const {

@@ -17,8 +17,15 @@ class ProgressEngine {
 public:
     int add(plexus_progress_fn_t fn, void *ctx);     // PLEXUS_ERR_EXISTS when already there
     int remove(plexus_progress_fn_t fn, void *ctx);  // PLEXUS_ERR_NOT_FOUND when absent
-    // Calls every callback once; returns the events they reported.
-    int poll();
+    // Calls every callback once; returns the events they reported. Inline: it runs between a
+    // message's arrival and its receiver noticing it. Registration happens at open/close and
+    // polling all the time, from the one thread the MPI layer (FUNNELED) calls from.
+    int poll() {
+        int events = 0;
+        ++stats_.polls;
+        for (size_t i = 0; i < callbacks_.size(); ++i) events += callbacks_[i].fn(callbacks_[i].ctx);
+        return events;
+    }
     size_t size() const;
 
     // Polls until done() is true: PLEXUS_SUCCESS, or PLEXUS_ERR_TIMEOUT once timeout has passed
@@ -50,7 +57,16 @@ private:
     class Waiter {
     public:
         Waiter(ProgressEngine &engine, std::optional<std::chrono::nanoseconds> timeout);
-        bool step();  // false once the deadline has passed
+        // A poll, then a back-off step when it found nothing; false once the deadline has passed
+        // (the clock is read only while idle).
+        bool step() {
+            if (engine_.poll() > 0) {
+                backoff_.reset();
+                return true;
+            }
+            backoff_.idle();
+            return !deadline_ || std::chrono::steady_clock::now() < *deadline_;
+        }
 
     private:
         ProgressEngine &engine_;
