@@ -78,7 +78,7 @@ void MpiState::build(const char *function) {
     if (runtime::Status st = rt.fence_init(); !st)
         init_failed(function, "the init fence (business-card exchange) failed", st.message);
     procs_.init_world(rt.job());
-    if (runtime::Status st = Pml::create(*core_, rt, procs_, &pml_); !st)
+    if (runtime::Status st = Pml::create(*core_, procs_, &pml_); !st)
         init_failed(function, "the point-to-point layer (PML) did not start", st.message);
     setup_predefined_comms();
 }

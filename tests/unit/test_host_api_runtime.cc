@@ -43,20 +43,25 @@ protected:
     const plexus_component_t *self = nullptr;
 };
 
-TEST_F(HostApiRuntime, TheTableIsVersionOneOneAndHasEveryNewMember) {
+TEST_F(HostApiRuntime, TheTableIsVersionOneTwoAndHasEveryNewMember) {
     EXPECT_EQ(PLEXUS_HOST_API_MINOR, 2);
     EXPECT_EQ(host->major, PLEXUS_HOST_API_MAJOR);
     EXPECT_EQ(host->minor, 2);
     EXPECT_EQ(host->struct_size, sizeof(plexus_host_api_t));
     // What a component built for 1.1 checks before calling the last member.
     EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, progress_wait) + sizeof(void *));
+    // And one built for 1.2.
+    EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, mem_bind_local) + sizeof(void *));
     for (const void *fn : {(const void *)host->job_info, (const void *)host->job_secret,
                            (const void *)host->shm_name_prefix, (const void *)host->modex_put,
                            (const void *)host->modex_get, (const void *)host->fence,
-                           (const void *)host->abort, (const void *)host->progress_wait})
+                           (const void *)host->abort, (const void *)host->progress_wait,
+                           (const void *)host->mem_bind_local})
         EXPECT_NE(fn, nullptr);
     // 1.0 members kept their places: a 1.0 component still finds them.
     EXPECT_LT(offsetof(plexus_host_api_t, topology_self_cpuset), offsetof(plexus_host_api_t, job_info));
+    EXPECT_LT(offsetof(plexus_host_api_t, progress_wait), offsetof(plexus_host_api_t, mem_bind_local));
+    EXPECT_EQ(host->mem_bind_local(nullptr, 64), PLEXUS_ERR_BAD_PARAM);
 }
 
 TEST_F(HostApiRuntime, ThePkgConfigFileSaysTheSameVersions) {

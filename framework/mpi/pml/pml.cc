@@ -71,7 +71,7 @@ Pml::~Pml() {
     }
 }
 
-runtime::Status Pml::create(mca::McaCore &core, runtime::Runtime &, ProcTable &procs, std::unique_ptr<Pml> *out) {
+runtime::Status Pml::create(mca::McaCore &core, ProcTable &procs, std::unique_ptr<Pml> *out) {
     std::string why;
     auto bml = std::make_unique<Bml>(selected_btls(core, &why), procs);
     if (bml->modules().empty())

@@ -18,9 +18,6 @@
 namespace plexus::mca {
 class McaCore;
 }
-namespace plexus::runtime {
-class Runtime;
-}
 
 namespace plexus::mpi {
 
@@ -37,8 +34,7 @@ class Pml {
 public:
     // After the runtime's init fence and MCA init: selects the BTLs, builds the BML for the
     // world. Fails (with a message naming what is missing) when a peer is unreachable.
-    static runtime::Status create(mca::McaCore &core, runtime::Runtime &rt, ProcTable &procs,
-                                  std::unique_ptr<Pml> *out);
+    static runtime::Status create(mca::McaCore &core, ProcTable &procs, std::unique_ptr<Pml> *out);
     // Over BTLs the caller chose and peers it already added (tests; other embeddings).
     static std::unique_ptr<Pml> create(std::unique_ptr<Bml> bml, runtime::ProgressEngine &engine, ProcTable &procs);
     ~Pml();

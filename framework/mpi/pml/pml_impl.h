@@ -108,7 +108,6 @@ struct Pml::Impl {
     std::vector<uint32_t> blocked_peers;  // peers with a non-empty blocked list
     RequestList streaming;              // sends pushing fragments after a CTS
     RequestList getting;                // receives whose get must be retried
-    size_t outstanding_rndv = 0;        // rendezvous sends not yet finished
 };
 
 }  // namespace plexus::mpi

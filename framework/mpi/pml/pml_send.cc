@@ -85,7 +85,6 @@ bool Pml::Impl::send_rts(Request *r, PeerState &p) {
     plexus_btl_module_t *btl = p.bml->send.btl;
     if (btl->send(btl, p.bml->send.ep, wire::kRts, &h, sizeof h, nullptr, 0) != PLEXUS_SUCCESS) return false;
     r->pml.state = kSendWaitRndv;
-    ++outstanding_rndv;
     return true;
 }
 
@@ -102,7 +101,6 @@ void Pml::Impl::on_fin(uint64_t cookie) {
         delete reg;
         r->pml.rdma = nullptr;
     }
-    --outstanding_rndv;
     finish_send(r);
 }
 
@@ -144,7 +142,6 @@ bool Pml::Impl::stream_fragments(Request *r) {
         streaming.remove(r);
         r->pml.queued = false;
     }
-    --outstanding_rndv;
     finish_send(r);
     return true;
 }
