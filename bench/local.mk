@@ -57,3 +57,4 @@ bench-pt2pt:
 	-$(MAKE) $(AM_MAKEFLAGS) $(bench_pt2pt_plexus)
 	$(SHELL) $(top_srcdir)/bench/pt2pt/run.sh $(abs_top_builddir) '$(BENCH_RESULTS)/pt2pt' $(BENCH_PT2PT_FLAGS)
 .PHONY: bench-pt2pt
+include bench/datatype/local.mk

@@ -57,7 +57,7 @@ int diagnose_pt2pt(const char *function, Direction dir, const void *buf, int cou
     if (count < 0)
         return report_errorf(comm, MPI_ERR_COUNT, "%s: invalid count %d: counts are 0 or more", function, count);
     if (int rc = check_datatype(function, comm, type)) return rc;
-    if (!buf && count > 0)
+    if (!buf && count > 0 && type->predefined)
         return report_errorf(comm, MPI_ERR_BUFFER, "%s: invalid buffer: NULL with count %d of %s", function, count,
                              type_name(type).c_str());
     if (!peer_valid(comm, peer, dir)) return report_rank(function, comm, peer, dir);

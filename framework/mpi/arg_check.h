@@ -28,11 +28,11 @@ inline bool tag_valid(int tag, Direction dir) { return tag >= 0 || (dir == Direc
                                  const Datatype *type, int peer, int tag, const Comm *comm);
 
 // Send (buf, count, type, dest, tag, comm) or receive (buf, count, type, source, tag, comm)
-// arguments: MPI_SUCCESS or the reported error. (A NULL buffer is refused while no datatype
-// can address absolute memory; MPI_BOTTOM comes with derived datatypes.)
+// arguments: MPI_SUCCESS or the reported error. A NULL buffer is MPI_BOTTOM for derived types
+// (their displacements may be absolute addresses); with a predefined type it is refused.
 inline int check_pt2pt(const char *function, Direction dir, const void *buf, int count, const Datatype *type,
                        int peer, int tag, const Comm *comm) {
-    if (comm_valid(comm) && count >= 0 && datatype_valid(type) && (buf || count == 0) &&
+    if (comm_valid(comm) && count >= 0 && datatype_valid(type) && (buf || count == 0 || !type->predefined) &&
         peer_valid(comm, peer, dir) && tag_valid(tag, dir)) [[likely]]
         return MPI_SUCCESS;
     return diagnose_pt2pt(function, dir, buf, count, type, peer, tag, comm);

@@ -1,5 +1,6 @@
-// The library side of MPI_Comm. Issue 5 grows it (groups, inter-communicators, attributes); the
-// PML needs only the context id, this process's rank and the proc id of every rank it can send to.
+// The library side of MPI_Comm. The PML needs only the context id, this process's rank and the
+// proc id of every rank it can send to; the rest is MPI's (groups as proc-id lists, the error
+// handler, name and cached attributes). comm/ builds and frees them.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "mpi.h"
+#include "mpi/attributes/attribute_store.h"
 
 struct plexus_mpi_comm_s {
     // Set while the communicator exists, so that the MPI layer rejects garbage and freed handles
@@ -21,7 +23,12 @@ struct plexus_mpi_comm_s {
     bool predefined = false;           // MPI_COMM_WORLD / MPI_COMM_SELF: never freed
     MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
     std::string name;
+    plexus::mpi::AttributeStore attributes;
     void *pml = nullptr;               // the PML's per-communicator matching state
+    // Inter-communicators: the intra-communicator of the local group, with a context id of its
+    // own, made and freed with this one (comm/comm_registry.h); for collectives over the local
+    // group. Never handed to the program.
+    plexus_mpi_comm_s *local_comm = nullptr;
 
     int size() const { return static_cast<int>(local_procs.size()); }
     int remote_size() const { return static_cast<int>(remote_procs.size()); }

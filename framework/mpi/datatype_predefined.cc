@@ -18,6 +18,7 @@ constexpr Datatype basic(const char *name) {
     Datatype t;
     t.size = sizeof(T);
     t.extent = t.true_extent = sizeof(T);
+    t.align = alignof(T);
     t.blocks[0] = {0, sizeof(T)};
     set_name(t, name);
     return t;
@@ -38,6 +39,7 @@ constexpr Datatype pair(const char *name) {
     t.blocks[1] = {offsetof(Pair<V>, index), sizeof(int)};
     t.size = sizeof(V) + sizeof(int);
     t.extent = sizeof(Pair<V>);
+    t.align = alignof(Pair<V>);
     t.true_extent = t.blocks[1].offset + static_cast<ptrdiff_t>(sizeof(int));
     t.contiguous = t.blocks[1].offset == static_cast<ptrdiff_t>(sizeof(V)) && t.size == static_cast<size_t>(t.extent);
     set_name(t, name);

@@ -1,5 +1,6 @@
-// The library side of MPI_Errhandler: what happens when a call on a communicator fails. Issue 4
-// has the two predefined handlers; user handlers (a function pointer) come with issue 5.
+// The library side of MPI_Errhandler: what happens when a call on a communicator fails. The two
+// predefined handlers abort or return; a user handler (MPI_Comm_create_errhandler) is called with
+// the communicator and the code, then the call returns the code.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +8,7 @@
 #include "mpi.h"
 
 namespace plexus::mpi {
-enum class ErrorAction : uint8_t { Abort, Return };
+enum class ErrorAction : uint8_t { Abort, Return, Call };
 }
 
 struct plexus_mpi_errhandler_s {
@@ -15,10 +16,15 @@ struct plexus_mpi_errhandler_s {
     uint32_t magic = kMagic;
     plexus::mpi::ErrorAction action = plexus::mpi::ErrorAction::Abort;
     bool predefined = true;
-    // Handles MPI_Comm_get_errhandler gave out and MPI_Errhandler_free has not taken back: a
-    // predefined handler may be freed only that many times.
+    // User handlers: the user's handles plus every communicator using it; the object goes when
+    // it drops to zero (errhandler_release). Predefined handlers are not counted.
     int references = 0;
     const char *name = "";
+    MPI_Comm_errhandler_function *function = nullptr;  // ErrorAction::Call
+    // The handles given out (MPI_Comm_create_errhandler, MPI_Comm_get_errhandler) that
+    // MPI_Errhandler_free has not taken back: a handler may be freed only that many times, so
+    // that freeing too often cannot take away a communicator's reference.
+    int handles = 0;
 };
 
 namespace plexus::mpi {
@@ -26,5 +32,11 @@ namespace plexus::mpi {
 using Errhandler = ::plexus_mpi_errhandler_s;
 
 inline bool errhandler_valid(const Errhandler *e) { return e && e->magic == Errhandler::kMagic; }
+
+// A communicator starts (retain) or stops (release) using e; communicator constructors inherit
+// the parent's handler through retain, MPI_Comm_free and MPI_Comm_set_errhandler release. A user
+// handler is deleted when neither a handle nor a communicator refers to it any longer.
+void errhandler_retain(Errhandler *e);
+void errhandler_release(Errhandler *e);
 
 }  // namespace plexus::mpi

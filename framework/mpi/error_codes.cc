@@ -126,4 +126,78 @@ ErrorCodeTable &error_codes() {
     return table;
 }
 
+int UserErrors::add_class() {
+    std::lock_guard guard(lock_);
+    if (static_cast<int>(class_texts_.size()) == kMaxClasses) return -1;
+    class_texts_.emplace_back();
+    return kFirstClass + static_cast<int>(class_texts_.size()) - 1;
+}
+
+int UserErrors::add_code(int error_class) {
+    if (error_class == MPI_SUCCESS || !(mpi::is_class(error_class) || is_class(error_class))) return -1;
+    std::lock_guard guard(lock_);
+    if (static_cast<int>(codes_.size()) == max_codes_) return -2;
+    codes_.push_back({error_class, {}});
+    return kFirstCode + (static_cast<int>(codes_.size() - 1) << kClassBits) + error_class;
+}
+
+bool UserErrors::is_class(int error_class) const {
+    std::lock_guard guard(lock_);
+    return error_class >= kFirstClass && error_class < kFirstClass + static_cast<int>(class_texts_.size());
+}
+
+int UserErrors::class_of(int code) const {
+    if (code < kFirstCode) return -1;
+    const int error_class = code & ((1 << kClassBits) - 1);
+    const size_t index = static_cast<size_t>(code - kFirstCode) >> kClassBits;
+    std::lock_guard guard(lock_);
+    return index < codes_.size() && codes_[index].error_class == error_class ? error_class : -1;
+}
+
+bool UserErrors::set_string(int code, std::string_view text) {
+    const int code_class = class_of(code);
+    std::lock_guard guard(lock_);
+    if (code_class >= 0) {
+        codes_[static_cast<size_t>(code - kFirstCode) >> kClassBits].text = text;
+        return true;
+    }
+    if (code < kFirstClass || code >= kFirstClass + static_cast<int>(class_texts_.size())) return false;
+    class_texts_[static_cast<size_t>(code - kFirstClass)] = text;
+    return true;
+}
+
+bool UserErrors::string_of(int code, std::string *out) const {
+    const int code_class = class_of(code);
+    std::lock_guard guard(lock_);
+    if (code_class >= 0) {
+        *out = codes_[static_cast<size_t>(code - kFirstCode) >> kClassBits].text;
+        return true;
+    }
+    if (code < kFirstClass || code >= kFirstClass + static_cast<int>(class_texts_.size())) return false;
+    *out = class_texts_[static_cast<size_t>(code - kFirstClass)];
+    return true;
+}
+
+int UserErrors::last_used() const {
+    std::lock_guard guard(lock_);
+    if (codes_.empty()) return MPI_ERR_LASTCODE;
+    return kFirstCode + (static_cast<int>(codes_.size() - 1) << kClassBits) + codes_.back().error_class;
+}
+
+UserErrors &user_errors() {
+    static UserErrors errors;
+    return errors;
+}
+
+int error_class_of(int code) {
+    if (user_errors().is_class(code)) return code;
+    if (code >= UserErrors::kFirstCode) return user_errors().class_of(code);
+    return error_codes().class_of(code);
+}
+
+bool error_string_of(int code, std::string *out) {
+    if (user_errors().string_of(code, out)) return true;
+    return error_codes().string_of(code, out);
+}
+
 }  // namespace plexus::mpi

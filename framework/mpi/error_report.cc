@@ -1,4 +1,5 @@
-// The error handlers at work: fatal errors end the job with the message, the others become codes.
+// The error handlers at work: fatal errors end the job with the message, the others become codes
+// (which a user handler sees first).
 #include "mpi/error_report.h"
 
 #include <cstdarg>
@@ -37,7 +38,32 @@ int report_error(const Comm *comm, int error_class, const std::string &message) 
         const std::string function = message.substr(0, message.find(':'));
         abort_job(error_class, message + " (" + why + ")", function + ": " + why);
     }
-    return error_codes().make(error_class, message);
+    const int code = error_codes().make(error_class, message);
+    if (handler->action == ErrorAction::Call) {
+        // The handler gets a handle it may use (even to free the communicator's handler), and
+        // a copy of the code: what the call returns does not depend on what the handler does.
+        MPI_Comm on = const_cast<Comm *>(comm_valid(comm) ? comm : MPI_COMM_WORLD);
+        int handed = code;
+        handler->function(&on, &handed);
+    }
+    return code;
+}
+
+int report_code(const Comm *comm, int code, const std::string &message) {
+    const Errhandler *handler = handler_of(comm);
+    const Comm *on = comm_valid(comm) ? comm : MPI_COMM_WORLD;
+    if (handler->action == ErrorAction::Abort) {
+        const std::string why = "error code " + std::to_string(code) + " under MPI_ERRORS_ARE_FATAL on " + comm_name(on);
+        const std::string function = message.substr(0, message.find(':'));
+        const int error_class = error_class_of(code);  // the exit status: a small number
+        abort_job(error_class > 0 ? error_class : 1, message + " (" + why + ")", function + ": " + why);
+    }
+    if (handler->action == ErrorAction::Call) {
+        MPI_Comm handle = const_cast<Comm *>(on);
+        int handed = code;
+        handler->function(&handle, &handed);
+    }
+    return code;
 }
 
 int report_errorf(const Comm *comm, int error_class, const char *format, ...) {

@@ -14,9 +14,15 @@ namespace plexus::mpi {
 inline bool comm_valid(const Comm *c) { return c && c->magic == Comm::kMagic; }
 
 // Hands the error to comm's handler; errors about no communicator (or an invalid one) go to
-// MPI_COMM_WORLD's. Returns the code the call returns (only under MPI_ERRORS_RETURN).
+// MPI_COMM_WORLD's. Returns the code the call returns (unless the handler aborts): a new code
+// carrying message, which a user handler (MPI_Comm_create_errhandler) is called with first.
 [[gnu::cold]] int report_error(const Comm *comm, int error_class, const std::string &message);
 [[gnu::cold, gnu::format(printf, 3, 4)]] int report_errorf(const Comm *comm, int error_class, const char *format, ...);
+
+// Hands an error code that exists already (one a user callback returned) to comm's handler, as
+// report_error does with a new one; message (naming the call) is what a fatal handler prints.
+// Returns code itself.
+[[gnu::cold]] int report_code(const Comm *comm, int code, const std::string &message);
 
 // Prints message prefixed with this process's rank, then ends the job through the runtime (the
 // launcher reports it with reason, or message when reason is empty, and stops the other ranks),

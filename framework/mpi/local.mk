@@ -18,7 +18,7 @@ noinst_LTLIBRARIES += framework/mpi/libmpi_base.la
 framework_mpi_libmpi_base_la_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CPPFLAGS)
 framework_mpi_libmpi_base_la_SOURCES = \
 	framework/mpi/datatype.h framework/mpi/datatype_predefined.cc framework/mpi/datatype_layout.cc \
-	framework/mpi/errhandler.h framework/mpi/errhandler_predefined.cc \
+	framework/mpi/errhandler.h framework/mpi/errhandler_predefined.cc framework/mpi/errhandler_lifetime.cc \
 	framework/mpi/predefined_comms.cc \
 	framework/mpi/error_codes.h framework/mpi/error_codes.cc \
 	framework/mpi/error_report.h framework/mpi/error_report.cc \
@@ -41,9 +41,16 @@ framework_mpi_libmpi_la_SOURCES += \
 	framework/mpi/api/request_completion.cc framework/mpi/api/request_completion_multi.cc \
 	framework/mpi/api/errors.cc
 
+include framework/mpi/datatype/local.mk
+include framework/mpi/comm/local.mk
+include framework/mpi/attributes/local.mk
+include framework/mpi/info/local.mk
 include framework/mpi/pml/local.mk
 include framework/mpi/bml/local.mk
 include tests/unit/mpi_units.mk
+include tests/unit/datatype_units.mk
+include tests/unit/comm_units.mk
+include tests/unit/attr_units.mk
 
 # mpi.h compiles warning-free as C and C++ of every standard, and libmpi defines all it declares.
 TESTS += tests/build/mpi_header.sh

@@ -3,6 +3,8 @@
 // table, the PML, the predefined communicators; and back.
 #include "mpi/mpi_state.h"
 
+#include "mpi/attributes/attribute_hooks.h"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -10,6 +12,7 @@
 
 #include "mca/mca_core.h"
 #include "mpi/buffered_send.h"
+#include "mpi/comm/comm_build.h"
 #include "mpi/errhandler.h"
 #include "mpi/request_complete.h"
 #include "runtime/runtime.h"
@@ -126,6 +129,9 @@ void MpiState::reap() {
 
 int MpiState::finalize() {
     MpiState &s = running("MPI_Finalize");
+    // MPI_COMM_SELF's attributes go first (MPI-2.2 8.7.1): their delete callbacks may still
+    // communicate, so this runs while everything is up.
+    if (int rc = attributes_finalize()) return rc;
     // Buffered sends and sends the program freed must reach their peers; receives it freed
     // and that never matched are cancelled (nobody can wait for them any more).
     drain_buffered(s);
@@ -140,6 +146,8 @@ int MpiState::finalize() {
     runtime::Runtime &rt = **s.runtime_;
     if (runtime::Status st = rt.fence(); !st)
         return report_error(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Finalize: the final fence failed: " + st.message);
+    // Communicators the program made and did not free (and freed ones still held by requests).
+    comms_finalize();
     s.pml().remove_comm(MPI_COMM_SELF);
     s.pml().remove_comm(MPI_COMM_WORLD);
     g_mpi = nullptr;

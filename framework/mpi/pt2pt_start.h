@@ -44,12 +44,22 @@ inline int start_prepared(MpiState &s, Request *r, const char *function) {
 inline int start(MpiState &s, Request *r, const char *function) {
     const Datatype *t = r->datatype;
     if (t->contiguous) [[likely]] {
-        r->buf = const_cast<char *>(static_cast<const char *>(r->user_buf)) + t->lb;
+        // Integer arithmetic: user_buf may be MPI_BOTTOM (NULL) with lb an absolute address.
+        r->buf = reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(r->user_buf) + static_cast<uintptr_t>(t->lb));
         r->bytes = packed_bytes(t, r->count);
     } else if (r->peer != MPI_PROC_NULL) {
         if (int rc = prepare_packed(r, function)) return rc;
     }
     return start_prepared(s, r, function);
+}
+
+// A request that outlives its call keeps its derived datatype alive until it goes back to the
+// pool (RequestPool::put releases it); predefined types are never counted.
+inline void hold_datatype(Request *r) {
+    if (!r->datatype->predefined) [[unlikely]] {
+        datatype_retain(r->datatype);
+        r->mpi_flags |= kRequestHoldsType;
+    }
 }
 
 // Waits for r (progress with back-off).

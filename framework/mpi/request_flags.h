@@ -19,6 +19,9 @@ enum RequestFlag : uint32_t {
     // The internal send of a buffered message: mpi_data is its region of the attached buffer,
     // released (with the request) once the send completes.
     kRequestBsendCopy = 1u << 4,
+    // The request holds a reference to its derived datatype (nonblocking and persistent
+    // requests), released when the request goes back to the pool.
+    kRequestHoldsType = 1u << 5,
 };
 
 }  // namespace plexus::mpi

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mpi/request.h"
+#include "mpi/request_flags.h"
 
 namespace plexus::mpi {
 
@@ -52,6 +53,8 @@ public:
     }
     // Back to the free list; the handle is invalid from here on (its magic says so).
     void put(Request *r) {
+        if (r->mpi_flags & kRequestHoldsType) [[unlikely]]
+            release_datatype(r);
         r->mpi_magic = 0;
         r->mpi_next = free_;
         free_ = r;
@@ -60,9 +63,13 @@ public:
     bool empty() const { return free_ == nullptr; }  // the next get() grows the pool
     size_t live() const { return live_; }
     size_t capacity() const { return chunks_.size() * kChunk; }
+    // Whether a request out of the pool (a handle, one freed while active, a buffered send)
+    // still refers to comm: MPI_Comm_free releases a communicator only once none does.
+    bool refers_to(const Comm *comm) const;
 
 private:
     Request *grow();
+    [[gnu::cold]] static void release_datatype(Request *r);
 
     Request *free_ = nullptr;
     size_t live_ = 0;

@@ -98,6 +98,273 @@ static void check_errors(void) {
     CHECK(rc <= MPI_ERR_LASTCODE);
 }
 
+static int copies = 0, deletes = 0, handler_calls = 0;
+
+static int copy_attr(MPI_Comm oldcomm, int keyval, void *extra, void *in, void *out, int *flag) {
+    (void)oldcomm; (void)keyval; (void)extra;
+    ++copies;
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static int delete_attr(MPI_Comm comm, int keyval, void *value, void *extra) {
+    (void)comm; (void)keyval; (void)value; (void)extra;
+    ++deletes;
+    return MPI_SUCCESS;
+}
+
+static void handler(MPI_Comm *comm, int *code, ...) {
+    (void)comm; (void)code;
+    ++handler_calls;
+}
+
+static int class_of(int code) {
+    int cls = -1;
+    if (MPI_Error_class(code, &cls) != MPI_SUCCESS) return -1;
+    return cls;
+}
+
+static void check_groups(void) {
+    MPI_Group world, self, g, h;
+    int n, rank, result, ranks[1] = {0}, out[1];
+    int ranges[1][3] = {{0, 0, 1}};
+    OK(MPI_Comm_group(MPI_COMM_WORLD, &world));
+    OK(MPI_Comm_group(MPI_COMM_SELF, &self));
+    OK(MPI_Group_size(world, &n));
+    OK(MPI_Group_rank(world, &rank));
+    CHECK(n == 1 && rank == 0);
+    OK(MPI_Group_compare(world, self, &result));
+    CHECK(result == MPI_IDENT);
+    OK(MPI_Group_incl(world, 1, ranks, &g));
+    OK(MPI_Group_excl(g, 1, ranks, &h));
+    OK(MPI_Group_size(h, &n));
+    CHECK(n == 0);
+    OK(MPI_Group_compare(h, MPI_GROUP_EMPTY, &result));
+    CHECK(result == MPI_IDENT);
+    OK(MPI_Group_free(&h));
+    OK(MPI_Group_range_excl(g, 1, ranges, &h));
+    OK(MPI_Group_free(&h));
+    OK(MPI_Group_range_incl(g, 1, ranges, &h));
+    OK(MPI_Group_free(&h));
+    OK(MPI_Group_union(world, self, &h));
+    OK(MPI_Group_free(&h));
+    OK(MPI_Group_intersection(world, self, &h));
+    OK(MPI_Group_free(&h));
+    OK(MPI_Group_difference(world, self, &h));
+    OK(MPI_Group_compare(h, world, &result));
+    CHECK(result == MPI_UNEQUAL && MPI_SIMILAR != MPI_CONGRUENT);
+    OK(MPI_Group_free(&h));
+    OK(MPI_Group_translate_ranks(g, 1, ranks, self, out));
+    CHECK(out[0] == 0);
+    OK(MPI_Group_free(&g));
+    OK(MPI_Group_free(&self));
+    OK(MPI_Group_free(&world));
+    CHECK(world == MPI_GROUP_NULL);
+}
+
+static void check_comms(void) {
+    MPI_Comm dup, split, created, inter, merged;
+    MPI_Group group, remote;
+    int result, flag, size, len, keyval, *value;
+    char name[MPI_MAX_OBJECT_NAME];
+    static int attr = 7;
+
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    OK(MPI_Comm_compare(dup, MPI_COMM_WORLD, &result));
+    CHECK(result == MPI_CONGRUENT);
+    OK(MPI_Comm_set_name(dup, "dup"));
+    OK(MPI_Comm_get_name(dup, name, &len));
+    CHECK(strcmp(name, "dup") == 0 && len == 3);
+    OK(MPI_Comm_test_inter(dup, &flag));
+    CHECK(!flag);
+
+    OK(MPI_Comm_create_keyval(copy_attr, delete_attr, &keyval, NULL));
+    OK(MPI_Comm_set_attr(dup, keyval, &attr));
+    OK(MPI_Comm_split(dup, 0, 0, &split));
+    OK(MPI_Comm_get_attr(split, keyval, &value, &flag));
+    CHECK(!flag); /* only MPI_Comm_dup copies attributes */
+    OK(MPI_Comm_free(&split));
+    OK(MPI_Comm_split(dup, MPI_UNDEFINED, 0, &split));
+    CHECK(split == MPI_COMM_NULL);
+
+    OK(MPI_Comm_group(dup, &group));
+    OK(MPI_Comm_create(dup, group, &created));
+    /* A singleton has no disjoint group to talk to: the inter-communicator calls can only refuse. */
+    OK(MPI_Comm_set_errhandler(created, MPI_ERRORS_RETURN));
+    inter = MPI_COMM_NULL;
+    CHECK(class_of(MPI_Intercomm_create(created, 0, MPI_COMM_NULL, 0, 5, &inter)) == MPI_ERR_COMM);
+    CHECK(class_of(MPI_Comm_remote_size(created, &size)) == MPI_ERR_COMM);
+    CHECK(class_of(MPI_Comm_remote_group(created, &remote)) == MPI_ERR_COMM);
+    CHECK(class_of(MPI_Intercomm_merge(created, 0, &merged)) == MPI_ERR_COMM);
+    CHECK(inter == MPI_COMM_NULL);
+    OK(MPI_Comm_free(&created));
+    OK(MPI_Group_free(&group));
+
+    OK(MPI_Comm_free(&dup));
+    CHECK(dup == MPI_COMM_NULL && copies == 0 && deletes == 1);
+    OK(MPI_Comm_set_attr(MPI_COMM_SELF, keyval, &attr));
+    OK(MPI_Comm_delete_attr(MPI_COMM_SELF, keyval));
+    CHECK(deletes == 2);
+    OK(MPI_Comm_free_keyval(&keyval));
+    CHECK(keyval == MPI_KEYVAL_INVALID);
+    OK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &keyval, NULL));
+    OK(MPI_Comm_free_keyval(&keyval));
+    OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &keyval, NULL));
+    OK(MPI_Comm_free_keyval(&keyval));
+
+    /* The MPI-1 names of the same calls. */
+    OK(MPI_Keyval_create(MPI_DUP_FN, MPI_NULL_DELETE_FN, &keyval, NULL));
+    OK(MPI_Attr_put(MPI_COMM_SELF, keyval, &attr));
+    OK(MPI_Attr_get(MPI_COMM_SELF, keyval, &value, &flag));
+    CHECK(flag && value == &attr);
+    OK(MPI_Attr_delete(MPI_COMM_SELF, keyval));
+    OK(MPI_Keyval_free(&keyval));
+    OK(MPI_Keyval_create(MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN, &keyval, NULL));
+    OK(MPI_Keyval_free(&keyval));
+
+    OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &flag));
+    CHECK(flag && *value >= 32767);
+    OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_HOST, &value, &flag));
+    OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_IO, &value, &flag));
+    OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &value, &flag));
+    OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &value, &flag));
+    OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &value, &flag));
+    OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &value, &flag));
+    CHECK(flag);
+}
+
+static void check_errhandlers(void) {
+    MPI_Errhandler eh;
+    int cls, code, rc, len, buf = 0;
+    char text[MPI_MAX_ERROR_STRING];
+    OK(MPI_Comm_create_errhandler(handler, &eh));
+    OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, eh));
+    OK(MPI_Errhandler_free(&eh));
+    rc = MPI_Send(&buf, 1, MPI_INT, 3, 0, MPI_COMM_SELF);
+    CHECK(rc != MPI_SUCCESS && handler_calls == 1);
+    OK(MPI_Add_error_class(&cls));
+    OK(MPI_Add_error_code(cls, &code));
+    OK(MPI_Add_error_string(code, "a user error"));
+    OK(MPI_Error_string(code, text, &len));
+    CHECK(strcmp(text, "a user error") == 0);
+    OK(MPI_Comm_call_errhandler(MPI_COMM_SELF, code));
+    CHECK(handler_calls == 2);
+    OK(MPI_Errhandler_create(handler, &eh));
+    OK(MPI_Errhandler_set(MPI_COMM_SELF, eh));
+    OK(MPI_Errhandler_free(&eh));
+    OK(MPI_Errhandler_get(MPI_COMM_SELF, &eh));
+    OK(MPI_Comm_call_errhandler(MPI_COMM_SELF, code));
+    CHECK(handler_calls == 3);
+    OK(MPI_Errhandler_free(&eh));
+    OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+}
+
+static void check_info(void) {
+    MPI_Info info, copy;
+    int flag, n, len;
+    char key[MPI_MAX_INFO_KEY + 1], value[MPI_MAX_INFO_VAL + 1];
+    OK(MPI_Info_create(&info));
+    OK(MPI_Info_set(info, "host", "node1"));
+    OK(MPI_Info_get(info, "host", MPI_MAX_INFO_VAL, value, &flag));
+    CHECK(flag && strcmp(value, "node1") == 0);
+    OK(MPI_Info_get_valuelen(info, "host", &len, &flag));
+    CHECK(flag && len == 5);
+    OK(MPI_Info_dup(info, &copy));
+    OK(MPI_Info_delete(info, "host"));
+    OK(MPI_Info_get_nkeys(info, &n));
+    CHECK(n == 0);
+    OK(MPI_Info_get_nkeys(copy, &n));
+    OK(MPI_Info_get_nthkey(copy, 0, key));
+    CHECK(n == 1 && strcmp(key, "host") == 0);
+    OK(MPI_Info_free(&copy));
+    OK(MPI_Info_free(&info));
+    CHECK(info == MPI_INFO_NULL);
+}
+
+struct particle {
+    double x[3];
+    int id;
+};
+
+static void check_derived(void) {
+    static const int combiners[] = {
+        MPI_COMBINER_NAMED, MPI_COMBINER_DUP, MPI_COMBINER_CONTIGUOUS, MPI_COMBINER_VECTOR,
+        MPI_COMBINER_HVECTOR_INTEGER, MPI_COMBINER_HVECTOR, MPI_COMBINER_INDEXED,
+        MPI_COMBINER_HINDEXED_INTEGER, MPI_COMBINER_HINDEXED, MPI_COMBINER_INDEXED_BLOCK,
+        MPI_COMBINER_STRUCT_INTEGER, MPI_COMBINER_STRUCT, MPI_COMBINER_SUBARRAY, MPI_COMBINER_DARRAY,
+        MPI_COMBINER_F90_REAL, MPI_COMBINER_F90_COMPLEX, MPI_COMBINER_F90_INTEGER, MPI_COMBINER_RESIZED};
+    int matrix[4][4], column[4], i, j, size, position, ni, na, nd, combiner, len;
+    int blocks[2] = {3, 1}, displs[2] = {0, 2}, ints[8];
+    MPI_Aint lb, extent, addrs[2], base, got_addrs[2];
+    MPI_Datatype types[2] = {MPI_DOUBLE, MPI_INT}, col, t, p, q, got_types[2];
+    struct particle parts[2] = {{{1, 2, 3}, 4}, {{5, 6, 7}, 8}}, back[2];
+    char packed[256], name[MPI_MAX_OBJECT_NAME];
+
+    CHECK(sizeof combiners / sizeof combiners[0] == 18);
+    for (i = 0; i < 4; ++i)
+        for (j = 0; j < 4; ++j) matrix[i][j] = 10 * i + j;
+    OK(MPI_Type_vector(4, 1, 4, MPI_INT, &col));
+    OK(MPI_Type_commit(&col));
+    OK(MPI_Sendrecv(&matrix[0][2], 1, col, 0, 1, column, 4, MPI_INT, 0, 1, MPI_COMM_SELF, MPI_STATUS_IGNORE));
+    CHECK(column[0] == 2 && column[3] == 32);
+    OK(MPI_Type_get_envelope(col, &ni, &na, &nd, &combiner));
+    CHECK(combiner == MPI_COMBINER_VECTOR && ni == 3 && na == 0 && nd == 1);
+    OK(MPI_Type_get_contents(col, 3, 0, 1, ints, got_addrs, got_types));
+    CHECK(ints[0] == 4 && ints[1] == 1 && ints[2] == 4 && got_types[0] == MPI_INT);
+    OK(MPI_Type_set_name(col, "column"));
+    OK(MPI_Type_get_name(col, name, &len));
+    CHECK(strcmp(name, "column") == 0);
+    OK(MPI_Type_free(&col));
+    CHECK(col == MPI_DATATYPE_NULL);
+
+    OK(MPI_Get_address(&parts[0].x, &addrs[0]));
+    OK(MPI_Get_address(&parts[0].id, &addrs[1]));
+    base = addrs[0];
+    addrs[0] -= base;
+    addrs[1] -= base;
+    OK(MPI_Type_create_struct(2, blocks, addrs, types, &t));
+    OK(MPI_Type_create_resized(t, 0, (MPI_Aint)sizeof parts[0], &p));
+    OK(MPI_Type_commit(&p));
+    OK(MPI_Type_get_extent(p, &lb, &extent));
+    CHECK(lb == 0 && extent == (MPI_Aint)sizeof parts[0]);
+    OK(MPI_Type_get_true_extent(p, &lb, &extent));
+    CHECK(lb == 0);
+    OK(MPI_Pack_size(2, p, MPI_COMM_SELF, &size));
+    CHECK(size >= (int)(2 * (3 * sizeof(double) + sizeof(int))));
+    position = 0;
+    OK(MPI_Pack(parts, 2, p, packed, (int)sizeof packed, &position, MPI_COMM_SELF));
+    memset(back, 0, sizeof back);
+    i = position;
+    position = 0;
+    OK(MPI_Unpack(packed, i, &position, back, 2, p, MPI_COMM_SELF));
+    CHECK(back[1].x[2] == 7 && back[1].id == 8);
+
+    OK(MPI_Type_contiguous(2, MPI_INT, &q));
+    OK(MPI_Type_free(&q));
+    OK(MPI_Type_create_hvector(2, 1, 8, MPI_INT, &q));
+    OK(MPI_Type_free(&q));
+    OK(MPI_Type_indexed(2, blocks, displs, MPI_INT, &q));
+    OK(MPI_Type_free(&q));
+    OK(MPI_Type_create_hindexed(2, blocks, addrs, MPI_INT, &q));
+    OK(MPI_Type_free(&q));
+    OK(MPI_Type_create_indexed_block(2, 1, displs, MPI_INT, &q));
+    OK(MPI_Type_free(&q));
+    OK(MPI_Type_dup(p, &q));
+    OK(MPI_Type_free(&q));
+    OK(MPI_Type_free(&p));
+    OK(MPI_Type_free(&t));
+
+    /* Absolute addresses: MPI_BOTTOM plus a type built from MPI_Get_address. */
+    OK(MPI_Get_address(&matrix[1][1], &addrs[0]));
+    blocks[0] = 2;
+    OK(MPI_Type_create_hindexed(1, blocks, addrs, MPI_INT, &q));
+    OK(MPI_Type_commit(&q));
+    OK(MPI_Sendrecv(MPI_BOTTOM, 1, q, 0, 2, column, 2, MPI_INT, 0, 2, MPI_COMM_SELF, MPI_STATUS_IGNORE));
+    CHECK(column[0] == 11 && column[1] == 12);
+    OK(MPI_Type_free(&q));
+}
+
 static void check_blocking(void) {
     int out[4] = {1, 2, 3, 4}, in[4] = {0, 0, 0, 0}, count, flag;
     MPI_Status st;
@@ -251,6 +518,12 @@ int main(int argc, char **argv) {
     check_nonblocking();
     check_persistent();
     check_errors();
+    check_groups();
+    check_comms();
+    check_errhandlers();
+    check_info();
+    check_derived();
+    CHECK(MPI_MAX_INFO_KEY == 255 && MPI_MAX_INFO_VAL == 1024 && MPI_INFO_NULL == (MPI_Info)0);
 
     if (argc > 1000) MPI_Abort(MPI_COMM_WORLD, 1); /* never */
     OK(MPI_Finalize());

@@ -97,6 +97,12 @@ tests_mpi_unreceived_LDFLAGS = $(mpi_test_link_flags)
 # neither $(foreach) nor pattern substitutions. Adding a case: its tests/mpi/cases/NAME.case and
 # one entry per configuration below (only under "default" if its case file says "configs
 # default"); a new configuration: its tests/mpi/configs/NAME.conf and one more list.
+# The programs and runs of the communicator, datatype and attribute suites, each in its own file.
+mpi_runs_extra =
+include tests/mpi/datatypes.mk
+include tests/mpi/comms.mk
+include tests/mpi/attrs.mk
+
 mpi_runs_default = tests/mpi/default/pingpong.sh tests/mpi/default/ring.sh \
 	tests/mpi/default/ordering.sh tests/mpi/default/allpairs_stress.sh \
 	tests/mpi/default/unexpected.sh tests/mpi/default/truncation.sh tests/mpi/default/ssend.sh \
@@ -135,7 +141,7 @@ mpi_runs_cma_always = tests/mpi/cma-always/pingpong.sh tests/mpi/cma-always/ring
 	tests/mpi/cma-always/proc_null.sh tests/mpi/cma-always/errors.sh \
 	tests/mpi/cma-always/unreceived.sh
 mpi_runs = $(mpi_runs_default) $(mpi_runs_self_sm) $(mpi_runs_no_fastbox) \
-	$(mpi_runs_no_single_copy) $(mpi_runs_cma_always)
+	$(mpi_runs_no_single_copy) $(mpi_runs_cma_always) $(mpi_runs_extra)
 TESTS += $(mpi_runs)
 CLEANFILES += $(mpi_runs)
 $(mpi_runs): $(top_srcdir)/tests/mpi/local.mk

@@ -93,14 +93,20 @@ mca="$mca$extra_mca"
 if [ -z "$program" ] || [ -z "$ranks" ]; then die "$case_file needs 'program' and 'ranks' lines"; fi
 
 # ------------------------------------------------------------------ the program and launcher
-# Reference builds: recompiled when the source or test_util.h is newer than the binary.
+# Reference builds: recompiled when the source or a header of tests/mpi is newer than the binary.
+newer_header() {
+  for _h in "$here"/*.h; do
+    [ "$_h" -nt "$1" ] && return 0
+  done
+  return 1
+}
 reference_binary() {
   _dir=${PLEXUS_MPI_REF_DIR:-${TMPDIR:-/tmp}/plexus-mpi-ref}/$impl
   _bin=$_dir/$program _src=$here/$program.c
   [ -f "$_src" ] || die "no source $_src"
   mkdir -p "$_dir" || die "cannot create $_dir"
   # shellcheck disable=SC3013 # -nt: dash and bash have it
-  if [ ! -x "$_bin" ] || [ "$_src" -nt "$_bin" ] || [ "$here/test_util.h" -nt "$_bin" ]; then
+  if [ ! -x "$_bin" ] || [ "$_src" -nt "$_bin" ] || (set +f; newer_header "$_bin"); then
     case $impl in
       openmpi) _cc="mpicc.openmpi" _flags= ;;
       mpich) _cc="mpicc.mpich" _flags=-Wno-stringop-overflow ;; # MPI_STATUSES_IGNORE is (MPI_Status *)1

@@ -1,4 +1,5 @@
-// The communicator queries of this issue: rank, size and name of MPI_COMM_WORLD and MPI_COMM_SELF.
+// A communicator's rank, size and name (MPI_Comm_rank, size, get_name, set_name). For an
+// inter-communicator, rank and size are those of the local group.
 #include <cstring>
 
 #include "mpi/arg_check.h"
@@ -34,6 +35,16 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
     std::memcpy(comm_name, comm->name.data(), n);
     comm_name[n] = '\0';
     *resultlen = static_cast<int>(n);
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
+    constexpr const char *fn = "MPI_Comm_set_name";
+    running(fn);
+    if (int rc = check_comm(fn, comm)) return rc;
+    if (int rc = check_pointer(fn, comm, comm_name, "comm_name")) return rc;
+    // MPI: longer names are cut to what MPI_Comm_get_name can return.
+    comm->name.assign(comm_name, strnlen(comm_name, MPI_MAX_OBJECT_NAME - 1));
     return MPI_SUCCESS;
 }
 

@@ -20,6 +20,7 @@ int make_persistent(const char *fn, RequestKind kind, SendMode mode, uint32_t fl
     describe(r, kind, mode, buf, count, type, peer, tag, comm);
     r->persistent = true;
     r->mpi_flags = flags;
+    hold_datatype(r);
     r->complete = true;  // inactive: nothing to wait for
     *request = r;
     return MPI_SUCCESS;
@@ -42,7 +43,7 @@ int restart(MpiState &s, Request *r, const char *fn) {
     r->complete = false;
     r->status = {};
     r->pml = {};
-    r->mpi_flags &= kRequestBuffered;
+    r->mpi_flags &= kRequestBuffered | kRequestHoldsType;
     r->active = true;
     int rc;
     if (r->mpi_flags & kRequestBuffered) {

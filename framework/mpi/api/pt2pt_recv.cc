@@ -30,6 +30,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
         return check_pointer(fn, comm, request, "request");
     Request *r = s.new_request();
     describe(r, RequestKind::Recv, SendMode::Standard, buf, count, datatype, source, tag, comm);
+    hold_datatype(r);
     if (int rc = start(s, r, fn)) [[unlikely]] {
         s.requests.put(r);
         return rc;

@@ -30,6 +30,7 @@ int send_nonblocking(const char *fn, SendMode mode, const void *buf, int count, 
         return check_pointer(fn, comm, request, "request");
     Request *r = s.new_request();
     describe(r, RequestKind::Send, mode, buf, count, type, dest, tag, comm);
+    hold_datatype(r);
     if (int rc = start(s, r, fn)) [[unlikely]] {
         s.requests.put(r);
         return rc;

@@ -1,0 +1,184 @@
+#!/bin/bash
+# Pack/unpack throughput of derived datatypes for Plexus, Open MPI and MPICH in one invocation
+# (bench/datatype/README.md): builds pack_bench.c with each implementation's compiler wrapper
+# (as bench/pt2pt/run.sh does), runs it on 2 ranks with each launcher (under a timeout), the
+# implementations interleaved, and writes RESULTS_DIR/datatype.csv
+# (impl,type,size,op,mbps,ns_per_element), a table with Plexus / best-other ratios and
+# RESULTS_DIR/datatype.png (one panel per operation and type family).
+#
+# usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl plexus,openmpi,mpich] [--timeout SECONDS]
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+srcdir=$(cd "$here/../.." && pwd)
+usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl plexus,openmpi,mpich] [--timeout SECONDS]"
+[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+build=$(cd "$1" 2>/dev/null && pwd) || { echo "run.sh: build directory '$1' does not exist" >&2; exit 2; }
+results=$2
+shift 2
+quick=0 impls=plexus,openmpi,mpich run_timeout=''
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) quick=1 ;;
+    --impl) impls=${2:?--impl wants a list such as plexus,openmpi,mpich}; shift ;;
+    --timeout) run_timeout=${2:?--timeout wants seconds}; shift ;;
+    *) echo "run.sh: unknown option '$1'" >&2; echo "$usage" >&2; exit 2 ;;
+  esac
+  shift
+done
+for impl in ${impls//,/ }; do
+  case $impl in plexus|openmpi|mpich) ;;
+    *) echo "run.sh: --impl: '$impl' is not one of plexus, openmpi, mpich" >&2; exit 2 ;; esac
+done
+case ${run_timeout:-1} in *[!0-9]*|0) echo "run.sh: --timeout wants positive seconds, got '$run_timeout'" >&2; exit 2 ;; esac
+bench_args=()
+if [ "$quick" = 1 ]; then bench_args=(--quick); run_timeout=${run_timeout:-120}
+else run_timeout=${run_timeout:-600}; fi
+
+mkdir -p "$results/raw" || { echo "run.sh: cannot create $results" >&2; exit 1; }
+results=$(cd "$results" && pwd)
+rm -f "$results"/raw/*
+work=$(mktemp -d "${TMPDIR:-/tmp}/datatype-bench.XXXXXX")
+# Anything of ours still running after a timeout (found by its executable in $work) is ended by
+# pid; Open MPI's shared-memory segments of the run are removed.
+reap_strays() {
+  local exe pid
+  for exe in /proc/[0-9]*/exe; do
+    pid=${exe#/proc/}; pid=${pid%/exe}
+    case $(readlink "$exe" 2>/dev/null) in "$work"/*) kill -KILL "$pid" 2>/dev/null ;; esac
+  done
+}
+trap 'reap_strays; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+
+label() { case $1 in plexus) echo Plexus ;; openmpi) echo "Open MPI" ;; mpich) echo MPICH ;; esac; }
+
+declare -A cc_pre cc_post skipped
+plexrun="$build/tools/plexrun/plexrun"
+prepare() {
+  local impl=$1
+  case $impl in
+    plexus)
+      [ -x "$plexrun" ] || { skipped[$impl]="no launcher at $plexrun (plexrun needs PMIx; run make first)"; return; }
+      if [ -x "$build/tools/mpicc/mpicc-build-tree" ]; then
+        cc_pre[$impl]="$build/tools/mpicc/mpicc-build-tree" cc_post[$impl]=""
+      else
+        local lib="$build/framework/mpi/.libs"
+        ls "$lib"/libmpi.so* >/dev/null 2>&1 || { skipped[$impl]="libmpi is not built ($lib/libmpi.so missing)"; return; }
+        cc_pre[$impl]="cc -I$srcdir/framework/mpi/include"
+        cc_post[$impl]="-L$lib -Wl,-rpath,$lib -Wl,-rpath,$build/framework/.libs -lmpi"
+      fi ;;
+    openmpi|mpich)
+      command -v "mpicc.$impl" >/dev/null || { skipped[$impl]="mpicc.$impl not found"; return; }
+      command -v "mpirun.$impl" >/dev/null || { skipped[$impl]="mpirun.$impl not found"; return; }
+      cc_pre[$impl]=mpicc.$impl cc_post[$impl]="" ;;
+  esac
+  local log="$results/raw/build-$impl.log"
+  mkdir -p "$work/$impl"
+  # shellcheck disable=SC2086
+  if ! ${cc_pre[$impl]} -O2 -o "$work/$impl/pack_bench" "$here/pack_bench.c" ${cc_post[$impl]} >"$log" 2>&1; then
+    skipped[$impl]="building pack_bench failed: $(grep -m1 -i error "$log" || tail -n1 "$log") (log: $log)"
+  fi
+}
+
+# 2 ranks on 2 cores, one per core, as bench/pt2pt does.
+launcher() {
+  case $1 in
+    plexus) echo "$plexrun -n 2 --bind-to core" ;;
+    openmpi) echo "mpirun.openmpi --allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,vader -n 2 --bind-to core" ;;
+    mpich) echo "mpirun.mpich -n 2 -bind-to core" ;;
+  esac
+}
+
+echo "Datatype pack/unpack benchmark: $(date '+%F %T'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+[ "$quick" = 1 ] && echo "quick mode: sizes every 16x, 3 runs per point"
+active=''
+for impl in ${impls//,/ }; do
+  prepare "$impl"
+  if [ -n "${skipped[$impl]:-}" ]; then
+    echo "skipping $(label "$impl"): ${skipped[$impl]}"
+  else
+    active="$active $impl"
+    echo "$(label "$impl"): ${cc_pre[$impl]} -O2 pack_bench.c; run as: $(launcher "$impl")"
+  fi
+done
+[ -n "$active" ] || { echo "run.sh: no implementation left to run" >&2; exit 1; }
+
+# One run per implementation per type, interleaved, so a slow phase of a shared machine hits
+# all of them alike.
+types="vector1 vector8 vector64 vector1024 indexed indexed_block"
+data="$work/data.tsv"
+: >"$data"
+for type in $types; do
+  for impl in $active; do
+    out="$results/raw/$type-$impl.txt"
+    # shellcheck disable=SC2046
+    timeout -k 5 "$run_timeout" $(launcher "$impl") "$work/$impl/pack_bench" --types "$type" \
+      "${bench_args[@]}" >"$out" 2>"$out.err" </dev/null
+    rc=$?
+    reap_strays
+    [ "$impl" = openmpi ] && rm -f /dev/shm/vader_segment.* 2>/dev/null
+    [ "$rc" = 0 ] || echo "  $(label "$impl") $type: exit $rc: $(grep -m1 . "$out.err" | cut -c1-160) ($out.err)"
+    awk -v impl="$impl" '$1 == "RESULT" { print impl, $2, $3, $4, $5, $6 }' "$out" >>"$data"
+  done
+done
+
+csv="$results/datatype.csv"
+echo "impl,type,size,op,mbps,ns_per_element" >"$csv"
+tr ' ' ',' <"$data" >>"$csv"
+
+# The table: one row per (op, type, size), MB/s per implementation and Plexus / best other.
+echo
+awk -v impls="$active" '
+  function label(i) { return i == "plexus" ? "Plexus" : i == "openmpi" ? "Open MPI" : "MPICH" }
+  function human(s) { return s >= 1048576 ? s / 1048576 "M" : s >= 1024 ? s / 1024 "K" : s }
+  { key = $4 SUBSEP $2 SUBSEP $3; v[key, $1] = $5; ns[key, $1] = $6
+    if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
+  END {
+    ni = split(impls, im, " ")
+    printf "%-8s %-14s %6s", "op", "type", "size"
+    for (i = 1; i <= ni; ++i) printf " %14s", label(im[i]) " MB/s"
+    if (ni > 1 && impls ~ /plexus/) printf " %9s", "Plexus/best"
+    printf " %12s\n", "Plexus ns/el"
+    for (k = 1; k <= n; ++k) {
+      split(order[k], f, SUBSEP)
+      printf "%-8s %-14s %6s", f[1], f[2], human(f[3])
+      best = 0
+      for (i = 1; i <= ni; ++i) {
+        x = v[order[k], im[i]]
+        printf " %14s", x == "" ? "-" : sprintf("%.0f", x)
+        if (im[i] != "plexus" && x + 0 > best) best = x + 0
+      }
+      p = v[order[k], "plexus"]
+      if (ni > 1 && impls ~ /plexus/) printf " %9s", (p == "" || best == 0) ? "-" : sprintf("%.2f", p / best)
+      printf " %12s\n", ns[order[k], "plexus"] == "" ? "-" : sprintf("%.3f", ns[order[k], "plexus"])
+    }
+  }' "$data" | tee "$results/table.txt"
+
+if command -v gnuplot >/dev/null; then
+  plot="$work/plot.gp"
+  {
+    echo "set terminal pngcairo size 1800,1500 font ',9'"
+    echo "set output '$results/datatype.png'"
+    echo "set multiplot layout 3,6 title 'Derived datatypes: MB/s of packed data (2 ranks, median run)'"
+    echo "set logscale xy; set grid; set key bottom right; set xlabel 'packed bytes'"
+    for op in pack unpack sendrecv; do
+      for type in $types; do
+        clauses=''
+        for impl in $active; do
+          rows=$(awk -v i="$impl" -v t="$type" -v o="$op" '$1 == i && $2 == t && $4 == o { print $3, $5 }' "$data")
+          [ -n "$rows" ] || continue
+          printf '$d_%s_%s_%s << EOD\n%s\nEOD\n' "$op" "$type" "$impl" "$rows"
+          clauses="${clauses:+$clauses, }\$d_${op}_${type}_${impl} with linespoints lw 2 pt 7 title '$(label "$impl")'"
+        done
+        echo "set title '$op $type'"
+        if [ -n "$clauses" ]; then echo "plot $clauses"; else echo "set multiplot next"; fi
+      done
+    done
+    echo "unset multiplot"
+  } >"$plot"
+  gnuplot "$plot" 2>"$results/raw/gnuplot.err" || echo "gnuplot failed: $(head -n3 "$results/raw/gnuplot.err")"
+else
+  echo "gnuplot not installed: no plot"
+fi
+echo "CSV, table, plot and every run's raw output: $results"

@@ -1,0 +1,35 @@
+// MPI_Type_commit and MPI_Type_free. A freed type's handle becomes MPI_DATATYPE_NULL; the object
+// itself lives on while pending requests, persistent requests or other types use it.
+#include "mpi/datatype/construct.h"
+#include "mpi/datatype/type_args.h"
+#include "mpi/mpi_state.h"
+
+using namespace plexus::mpi;
+
+extern "C" {
+
+int MPI_Type_commit(MPI_Datatype *datatype) {
+    constexpr const char *fn = "MPI_Type_commit";
+    running(fn);
+    if (!datatype)
+        return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG, "%s: datatype is NULL (the address of the handle)", fn);
+    if (int rc = check_type_arg(fn, *datatype, "datatype")) return rc;
+    commit(*datatype);
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_free(MPI_Datatype *datatype) {
+    constexpr const char *fn = "MPI_Type_free";
+    running(fn);
+    if (!datatype)
+        return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG, "%s: datatype is NULL (the address of the handle)", fn);
+    if (int rc = check_type_arg(fn, *datatype, "datatype")) return rc;
+    if ((*datatype)->predefined)
+        return report_errorf(MPI_COMM_WORLD, MPI_ERR_TYPE, "%s: %s is a predefined datatype: only derived ones are freed",
+                             fn, type_name(*datatype).c_str());
+    free_handle(*datatype);
+    *datatype = MPI_DATATYPE_NULL;
+    return MPI_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,21 @@
+// Tags the library uses for its own messages on a user's communicator. User messages have tags
+// >= 0 and a receive for MPI_ANY_TAG (-1) matches only those, so negative tags below -1 never
+// meet user traffic. Ranges:
+//   -2 .. -16   communicator management (comm/internal_collectives.h, the agreements)
+//   -17 and below: free for the COLL framework (issue 6) and later internal users.
+#pragma once
+
+namespace plexus::mpi::tags {
+
+constexpr int kCommFirst = -2;
+constexpr int kCommLast = -16;
+
+constexpr int kBarrier = -2;
+constexpr int kBcast = -3;
+constexpr int kGather = -4;
+constexpr int kReduce = -5;
+constexpr int kLeaderExchange = -6;  // the two leaders of an inter-communicator
+
+constexpr int kFirstFreeBelowComm = -17;
+
+}  // namespace plexus::mpi::tags

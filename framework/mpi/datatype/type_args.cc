@@ -1,0 +1,48 @@
+// The datatype calls' argument checks (see type_args.h).
+#include "mpi/datatype/type_args.h"
+
+#include "mpi/error_report.h"
+
+namespace plexus::mpi {
+
+int check_type_arg(const char *function, const Datatype *type, const char *name) {
+    if (datatype_exists(type)) return MPI_SUCCESS;
+    if (!type) return report_errorf(MPI_COMM_WORLD, MPI_ERR_TYPE, "%s: invalid %s: MPI_DATATYPE_NULL", function, name);
+    return report_errorf(MPI_COMM_WORLD, MPI_ERR_TYPE,
+                         "%s: invalid %s %p: not a datatype (freed, or never made by MPI)", function, name,
+                         static_cast<const void *>(type));
+}
+
+int check_count_arg(const char *function, int count, const char *name) {
+    if (count >= 0) return MPI_SUCCESS;
+    return report_errorf(MPI_COMM_WORLD, MPI_ERR_COUNT, "%s: invalid %s %d: counts are 0 or more", function, name,
+                         count);
+}
+
+int check_blocklength(const char *function, int blocklength, int index) {
+    if (blocklength >= 0) return MPI_SUCCESS;
+    if (index < 0)
+        return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG, "%s: invalid blocklength %d: block lengths are 0 or more",
+                             function, blocklength);
+    return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG,
+                         "%s: invalid array_of_blocklengths[%d] = %d: block lengths are 0 or more", function, index,
+                         blocklength);
+}
+
+int check_blocklengths(const char *function, int count, const int blocklengths[]) {
+    for (int i = 0; i < count; ++i)
+        if (int rc = check_blocklength(function, blocklengths[i], i)) return rc;
+    return MPI_SUCCESS;
+}
+
+int check_array(const char *function, const void *array, int count, const char *name) {
+    if (array || count == 0) return MPI_SUCCESS;
+    return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG, "%s: %s is NULL with count %d", function, name, count);
+}
+
+int check_newtype(const char *function, const MPI_Datatype *newtype) {
+    if (newtype) return MPI_SUCCESS;
+    return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG, "%s: newtype is NULL (where the new datatype goes)", function);
+}
+
+}  // namespace plexus::mpi
