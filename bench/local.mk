@@ -22,6 +22,8 @@ bench: bench/progress_pingpong$(EXEEXT) $(bench_launch_deps)
 	$(SHELL) $(top_srcdir)/bench/run_progress_pingpong.sh $(abs_top_builddir)/bench/progress_pingpong$(EXEEXT) '$(BENCH_RESULTS)'
 	$(bench_launch_run)
 	$(MAKE) $(AM_MAKEFLAGS) bench-pt2pt
+	$(MAKE) $(AM_MAKEFLAGS) bench-datatype
+	$(MAKE) $(AM_MAKEFLAGS) bench-coll
 .PHONY: bench
 
 # Point-to-point latency, bandwidth and message rate of Plexus against Open MPI and MPICH
@@ -58,3 +60,4 @@ bench-pt2pt:
 	$(SHELL) $(top_srcdir)/bench/pt2pt/run.sh $(abs_top_builddir) '$(BENCH_RESULTS)/pt2pt' $(BENCH_PT2PT_FLAGS)
 .PHONY: bench-pt2pt
 include bench/datatype/local.mk
+include bench/coll/local.mk

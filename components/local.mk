@@ -2,6 +2,7 @@
 COMPONENT_CXXFLAGS = $(AM_CXXFLAGS) -fvisibility=hidden
 include components/btl_self/local.mk
 include components/btl_sm/local.mk
+include components/coll_basic/local.mk
 
 # In the build tree, every built plugin is linked into the folder beside libplexus, where the
 # repository looks first, so that tests and benchmarks run without setting a component path.

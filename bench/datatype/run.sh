@@ -26,10 +26,11 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-for impl in ${impls//,/ }; do
-  case $impl in plexus|openmpi|mpich) ;;
-    *) echo "run.sh: --impl: '$impl' is not one of plexus, openmpi, mpich" >&2; exit 2 ;; esac
-done
+# label, reap_strays, find_compiler, set_launcher, shm_snapshot, clean_ompi_shm (shared with
+# bench/pt2pt and bench/coll; they need $work, made below, only when called)
+# shellcheck source=../lib/common.sh
+. "$here/../lib/common.sh"
+check_impls "$impls"
 case ${run_timeout:-1} in *[!0-9]*|0) echo "run.sh: --timeout wants positive seconds, got '$run_timeout'" >&2; exit 2 ;; esac
 bench_args=()
 if [ "$quick" = 1 ]; then bench_args=(--quick); run_timeout=${run_timeout:-120}
@@ -39,40 +40,14 @@ mkdir -p "$results/raw" || { echo "run.sh: cannot create $results" >&2; exit 1; 
 results=$(cd "$results" && pwd)
 rm -f "$results"/raw/*
 work=$(mktemp -d "${TMPDIR:-/tmp}/datatype-bench.XXXXXX")
-# Anything of ours still running after a timeout (found by its executable in $work) is ended by
-# pid; Open MPI's shared-memory segments of the run are removed.
-reap_strays() {
-  local exe pid
-  for exe in /proc/[0-9]*/exe; do
-    pid=${exe#/proc/}; pid=${pid%/exe}
-    case $(readlink "$exe" 2>/dev/null) in "$work"/*) kill -KILL "$pid" 2>/dev/null ;; esac
-  done
-}
 trap 'reap_strays; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
-label() { case $1 in plexus) echo Plexus ;; openmpi) echo "Open MPI" ;; mpich) echo MPICH ;; esac; }
-
-declare -A cc_pre cc_post skipped
-plexrun="$build/tools/plexrun/plexrun"
+# prepare IMPL: its compiler (find_compiler), then pack_bench built with it; or skipped[IMPL].
 prepare() {
   local impl=$1
-  case $impl in
-    plexus)
-      [ -x "$plexrun" ] || { skipped[$impl]="no launcher at $plexrun (plexrun needs PMIx; run make first)"; return; }
-      if [ -x "$build/tools/mpicc/mpicc-build-tree" ]; then
-        cc_pre[$impl]="$build/tools/mpicc/mpicc-build-tree" cc_post[$impl]=""
-      else
-        local lib="$build/framework/mpi/.libs"
-        ls "$lib"/libmpi.so* >/dev/null 2>&1 || { skipped[$impl]="libmpi is not built ($lib/libmpi.so missing)"; return; }
-        cc_pre[$impl]="cc -I$srcdir/framework/mpi/include"
-        cc_post[$impl]="-L$lib -Wl,-rpath,$lib -Wl,-rpath,$build/framework/.libs -lmpi"
-      fi ;;
-    openmpi|mpich)
-      command -v "mpicc.$impl" >/dev/null || { skipped[$impl]="mpicc.$impl not found"; return; }
-      command -v "mpirun.$impl" >/dev/null || { skipped[$impl]="mpirun.$impl not found"; return; }
-      cc_pre[$impl]=mpicc.$impl cc_post[$impl]="" ;;
-  esac
+  find_compiler "$impl"
+  [ -z "${skipped[$impl]:-}" ] || return
   local log="$results/raw/build-$impl.log"
   mkdir -p "$work/$impl"
   # shellcheck disable=SC2086
@@ -81,13 +56,10 @@ prepare() {
   fi
 }
 
-# 2 ranks on 2 cores, one per core, as bench/pt2pt does.
+# 2 ranks on 2 cores, one per core, as bench/pt2pt does: the command as one line.
 launcher() {
-  case $1 in
-    plexus) echo "$plexrun -n 2 --bind-to core" ;;
-    openmpi) echo "mpirun.openmpi --allow-run-as-root --oversubscribe --mca pml ob1 --mca btl self,vader -n 2 --bind-to core" ;;
-    mpich) echo "mpirun.mpich -n 2 -bind-to core" ;;
-  esac
+  set_launcher "$1" 2
+  echo "${launcher[*]}"
 }
 
 echo "Datatype pack/unpack benchmark: $(date '+%F %T'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -112,12 +84,13 @@ data="$work/data.tsv"
 for type in $types; do
   for impl in $active; do
     out="$results/raw/$type-$impl.txt"
-    # shellcheck disable=SC2046
-    timeout -k 5 "$run_timeout" $(launcher "$impl") "$work/$impl/pack_bench" --types "$type" \
+    set_launcher "$impl" 2
+    [ "$impl" = openmpi ] && shm_snapshot
+    timeout -k 5 "$run_timeout" "${launcher[@]}" "$work/$impl/pack_bench" --types "$type" \
       "${bench_args[@]}" >"$out" 2>"$out.err" </dev/null
     rc=$?
     reap_strays
-    [ "$impl" = openmpi ] && rm -f /dev/shm/vader_segment.* 2>/dev/null
+    [ "$impl" = openmpi ] && clean_ompi_shm
     [ "$rc" = 0 ] || echo "  $(label "$impl") $type: exit $rc: $(grep -m1 . "$out.err" | cut -c1-160) ($out.err)"
     awk -v impl="$impl" '$1 == "RESULT" { print impl, $2, $3, $4, $5, $6 }' "$out" >>"$data"
   done

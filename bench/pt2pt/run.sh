@@ -27,17 +27,17 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-for impl in ${impls//,/ }; do
-  case $impl in plexus|openmpi|mpich) ;;
-    *) echo "run.sh: --impl: '$impl' is not one of plexus, openmpi, mpich" >&2; exit 2 ;; esac
-done
+# label, reap_strays, find_compiler, binding, set_launcher, launch_flags, wait_quiet, quiet_summary
+# (they need $work, made below, only when called)
+# shellcheck source=../lib/common.sh
+. "$here/../lib/common.sh"
+check_impls "$impls"
 case ${repeat:-1} in ''|*[!0-9]*|0) echo "run.sh: --repeat wants a positive number, got '$repeat'" >&2; exit 2 ;; esac
 case ${run_timeout:-1} in ''|*[!0-9]*|0) echo "run.sh: --timeout wants positive seconds, got '$run_timeout'" >&2; exit 2 ;; esac
 
 # ---- what is run ---------------------------------------------------------------------------------
 # Sizes are always passed explicitly, so that sizes missing from a run cut short are known.
 pow2() { local s=1 list=0; while [ "$s" -le "$1" ]; do list="$list,$s"; s=$((s * 2)); done; echo "$list"; }
-ncores=$(nproc)
 if [ "$quick" = 1 ]; then
   repeat=${repeat:-1} run_timeout=${run_timeout:-30} budget=15 quiet_wait=5 quiet_total=20
   quick_sizes="8,64,512,4096,32768,262144,1048576,4194304"
@@ -56,78 +56,14 @@ else
   mr_seconds=1
 fi
 mr_args=(--sizes "8" --window 64 --seconds "$mr_seconds" --skip 10)
-# Open MPI: ob1 over its shared-memory BTL (vader) is what it uses here anyway (there is no UCX
-# PML in Debian's build); naming it skips probing tcp and gave the best numbers.
-ompi_mca="--mca pml ob1 --mca btl self,vader"
-
 mkdir -p "$results/raw" || { echo "run.sh: cannot create $results" >&2; exit 1; }
 results=$(cd "$results" && pwd)
 rm -f "$results"/raw/*
 work=$(mktemp -d "${TMPDIR:-/tmp}/pt2pt.XXXXXX")
-
-# A launcher killed by the timeout normally takes its ranks with it; anything of ours still running
-# afterwards (found by its executable, which lives in $work) is ended by pid.
-reap_strays() {
-  local exe pid
-  for exe in /proc/[0-9]*/exe; do
-    pid=${exe#/proc/}; pid=${pid%/exe}
-    case $(readlink "$exe" 2>/dev/null) in "$work"/*) kill -KILL "$pid" 2>/dev/null ;; esac
-  done
-}
 trap 'reap_strays; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
-label() { case $1 in plexus) echo Plexus ;; openmpi) echo "Open MPI" ;; mpich) echo MPICH ;; esac; }
-
-# ---- compilers and launchers ---------------------------------------------------------------------
-# cc_pre[impl] / cc_post[impl]: compiler command before and after the sources.
-declare -A cc_pre cc_post skipped
-plexrun="$build/tools/plexrun/plexrun"
-prepare() {
-  local impl=$1
-  case $impl in
-    plexus)
-      [ -x "$plexrun" ] || { skipped[$impl]="no launcher at $plexrun (plexrun needs PMIx; run make first)"; return; }
-      if [ -x "$build/tools/mpicc/mpicc-build-tree" ]; then
-        cc_pre[$impl]="$build/tools/mpicc/mpicc-build-tree" cc_post[$impl]=""
-      else
-        local lib="$build/framework/mpi/.libs"
-        [ -f "$srcdir/framework/mpi/include/mpi.h" ] || { skipped[$impl]="no $srcdir/framework/mpi/include/mpi.h yet"; return; }
-        ls "$lib"/libmpi.so* >/dev/null 2>&1 || { skipped[$impl]="libmpi is not built ($lib/libmpi.so missing)"; return; }
-        cc_pre[$impl]="cc -I$srcdir/framework/mpi/include"
-        cc_post[$impl]="-L$lib -Wl,-rpath,$lib -Wl,-rpath,$build/framework/.libs -lmpi"
-      fi ;;
-    openmpi|mpich)
-      local cc=mpicc.$impl run=mpirun.$impl
-      command -v "$cc" >/dev/null || { skipped[$impl]="$cc not found"; return; }
-      command -v "$run" >/dev/null || { skipped[$impl]="$run not found"; return; }
-      cc_pre[$impl]=$cc cc_post[$impl]="" ;;
-  esac
-}
-
-# set_launcher IMPL NRANKS: the launcher command in $launcher. 2 ranks on 2 cores are bound one per
-# core; oversubscribed runs are not bound (binding 4 or 8 ranks to 2 cores only pins partners
-# onto one core).
-binding() { [ "$1" -le "$ncores" ] && echo core || echo none; }
-set_launcher() {
-  local bind
-  bind=$(binding "$2")
-  case $1 in
-    plexus) launcher=("$plexrun" -n "$2" --bind-to "$bind") ;;
-    openmpi)
-      # shellcheck disable=SC2206  # $ompi_mca is several words on purpose
-      launcher=(mpirun.openmpi --allow-run-as-root --oversubscribe $ompi_mca -n "$2" --bind-to "$bind") ;;
-    mpich) launcher=(mpirun.mpich -n "$2" -bind-to "$bind") ;;
-  esac
-}
-launch_flags() {
-  case $1 in
-    plexus) echo "plexrun -n N --bind-to core (2 ranks) / none (4, 8)" ;;
-    openmpi) echo "mpirun.openmpi --allow-run-as-root --oversubscribe $ompi_mca -n N --bind-to core (2 ranks) / none (4, 8)" ;;
-    mpich) echo "mpirun.mpich -n N -bind-to core (2 ranks) / none (4, 8)" ;;
-  esac
-}
-
+# ---- building ------------------------------------------------------------------------------------
 build_programs() {
   local impl=$1 prog log="$results/raw/build-$1.log"
   mkdir -p "$work/$impl"
@@ -150,32 +86,6 @@ build_programs() {
 }
 
 # ---- running -------------------------------------------------------------------------------------
-# The machine may be shared: before each run, wait (at most $quiet_wait s, and $quiet_total s in
-# all) until the other processes leave the CPUs idle, and count the runs that had to start on a
-# busy machine anyway.
-cpu_busy_percent() {  # busy share of all CPUs over 0.3 s, in percent
-  local a b
-  read -r -a a </proc/stat; sleep 0.3; read -r -a b </proc/stat
-  local idle=$(( (b[4] + b[5]) - (a[4] + a[5]) )) total=0 i
-  for i in 1 2 3 4 5 6 7 8; do total=$(( total + b[i] - a[i] )); done
-  [ "$total" -gt 0 ] && echo $(( 100 * (total - idle) / total )) || echo 0
-}
-busy_runs=0 all_runs=0 worst_busy=0 waited=0
-wait_quiet() {
-  local start now busy
-  start=$(date +%s)
-  while busy=$(cpu_busy_percent); now=$(date +%s); [ "$busy" -gt 10 ] &&
-        [ $((now - start)) -lt "$quiet_wait" ] && [ $((waited + now - start)) -lt "$quiet_total" ]; do
-    sleep 1
-  done
-  waited=$((waited + now - start))
-  all_runs=$((all_runs + 1))
-  if [ "$busy" -gt 10 ]; then
-    busy_runs=$((busy_runs + 1))
-    [ "$busy" -gt "$worst_busy" ] && worst_busy=$busy
-  fi
-}
-
 # data.tsv: bench ranks impl size value [lowest highest runs] (value "timeout"/"failed" when no run
 # finished that size).
 data="$work/data.tsv"
@@ -196,10 +106,12 @@ run_config() {
       local out="$results/raw/$bench-n$n-$impl-$rep.txt" t0 rc
       set_launcher "$impl" "$n"
       wait_quiet
+      [ "$impl" = openmpi ] && shm_snapshot
       t0=$(date +%s)
       timeout -k 5 "$run_timeout" "${launcher[@]}" "$work/$impl/$bench" "$@" >"$out" 2>"$out.err" </dev/null
       rc=$?
       reap_strays
+      [ "$impl" = openmpi ] && clean_ompi_shm
       spent[$impl]=$(( ${spent[$impl]:-0} + $(date +%s) - t0 ))
       case $rc in 0) ;; 124|137) status[$impl]=timeout ;; *) status[$impl]="failed" ;; esac
       if [ "$rc" != 0 ]; then
@@ -226,7 +138,7 @@ echo "Point-to-point benchmarks: $(date '+%F %T'), $(nproc) cores, load $(cut -d
 [ "$quick" = 1 ] && echo "quick mode: fewer sizes and iterations, a single run each"
 active=''
 for impl in ${impls//,/ }; do
-  prepare "$impl"
+  find_compiler "$impl"
   [ -z "${skipped[$impl]:-}" ] && build_programs "$impl"
   if [ -n "${skipped[$impl]:-}" ]; then
     echo "skipping $(label "$impl"): ${skipped[$impl]}"
@@ -268,11 +180,6 @@ done
 cp "$data" "$results/raw/data.tsv"  # report.awk and plot.sh can be rerun on it
 awk -v cores="$ncores" -f "$here/report.awk" "$data"
 echo
-if [ "$busy_runs" -gt 0 ]; then
-  echo "WARNING: $busy_runs of $all_runs runs started while other processes kept the CPUs busy" \
-    "(up to ${worst_busy}% busy; waited ${waited} s in all for quiet): those numbers may be noisy."
-else
-  echo "All $all_runs runs started on an idle machine (other processes below 10% CPU)."
-fi
+quiet_summary
 "$here/plot.sh" "$data" "$results"
 echo "CSV, plots and every run's raw output: $results"

@@ -10,6 +10,10 @@
 #include "mpi.h"
 #include "mpi/attributes/attribute_store.h"
 
+namespace plexus::mpi::coll {
+struct CommState;
+}
+
 struct plexus_mpi_comm_s {
     // Set while the communicator exists, so that the MPI layer rejects garbage and freed handles
     // with MPI_ERR_COMM instead of crashing on them.
@@ -29,6 +33,9 @@ struct plexus_mpi_comm_s {
     // own, made and freed with this one (comm/comm_registry.h); for collectives over the local
     // group. Never handed to the program.
     plexus_mpi_comm_s *local_comm = nullptr;
+    // The COLL framework's state (coll/coll_state.h): hints, and the modules and dispatch chains
+    // made at the first collective call; null until the communicator is used for either.
+    plexus::mpi::coll::CommState *coll = nullptr;
 
     int size() const { return static_cast<int>(local_procs.size()); }
     int remote_size() const { return static_cast<int>(remote_procs.size()); }

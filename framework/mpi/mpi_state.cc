@@ -12,6 +12,7 @@
 
 #include "mca/mca_core.h"
 #include "mpi/buffered_send.h"
+#include "mpi/coll/coll_state.h"
 #include "mpi/comm/comm_build.h"
 #include "mpi/errhandler.h"
 #include "mpi/request_complete.h"
@@ -148,6 +149,9 @@ int MpiState::finalize() {
         return report_error(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Finalize: the final fence failed: " + st.message);
     // Communicators the program made and did not free (and freed ones still held by requests).
     comms_finalize();
+    // The predefined communicators' coll modules, while their components are still open.
+    coll::release(MPI_COMM_SELF);
+    coll::release(MPI_COMM_WORLD);
     s.pml().remove_comm(MPI_COMM_SELF);
     s.pml().remove_comm(MPI_COMM_WORLD);
     g_mpi = nullptr;

@@ -365,6 +365,74 @@ static void check_derived(void) {
     OK(MPI_Type_free(&q));
 }
 
+static void add_ints(void *in, void *inout, int *len, MPI_Datatype *type) {
+    int i;
+    (void)type;
+    for (i = 0; i < *len; ++i) ((int *)inout)[i] += ((const int *)in)[i];
+}
+
+static void check_collectives(void) {
+    static const MPI_Op ops[] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND, MPI_LOR,
+                                 MPI_BOR, MPI_LXOR, MPI_BXOR};
+    int in[2] = {3, 4}, out[2] = {0, 0}, one = 1, zero = 0, commute, flag;
+    int counts[1] = {2}, displs[1] = {0}, i;
+    struct { double v; int i; } pair = {2.5, 0}, best;
+    MPI_Datatype types[1] = {MPI_INT};
+    MPI_Op op;
+    MPI_Info info, used;
+    char value[MPI_MAX_INFO_VAL + 1];
+    MPI_Comm c = MPI_COMM_SELF;
+
+    OK(MPI_Barrier(c));
+    OK(MPI_Bcast(in, 2, MPI_INT, 0, c));
+    for (i = 0; i < (int)(sizeof ops / sizeof ops[0]); ++i) {
+        OK(MPI_Reduce(in, out, 2, MPI_INT, ops[i], 0, c));
+        CHECK(out[0] == 3 && out[1] == 4);
+    }
+    OK(MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, c));
+    OK(MPI_Allreduce(MPI_IN_PLACE, out, 2, MPI_INT, MPI_SUM, c));
+    OK(MPI_Reduce(&pair, &best, 1, MPI_DOUBLE_INT, MPI_MAXLOC, 0, c));
+    OK(MPI_Reduce(&pair, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, 0, c));
+    CHECK(best.v == 2.5 && best.i == 0);
+    OK(MPI_Gather(in, 2, MPI_INT, out, 2, MPI_INT, 0, c));
+    OK(MPI_Gatherv(in, 2, MPI_INT, out, counts, displs, MPI_INT, 0, c));
+    OK(MPI_Scatter(in, 2, MPI_INT, out, 2, MPI_INT, 0, c));
+    OK(MPI_Scatterv(in, counts, displs, MPI_INT, out, 2, MPI_INT, 0, c));
+    OK(MPI_Allgather(in, 2, MPI_INT, out, 2, MPI_INT, c));
+    OK(MPI_Allgatherv(in, 2, MPI_INT, out, counts, displs, MPI_INT, c));
+    OK(MPI_Alltoall(in, 2, MPI_INT, out, 2, MPI_INT, c));
+    OK(MPI_Alltoallv(in, counts, displs, MPI_INT, out, counts, displs, MPI_INT, c));
+    OK(MPI_Alltoallw(in, counts, displs, types, out, counts, displs, types, c));
+    OK(MPI_Reduce_scatter(in, out, counts, MPI_INT, MPI_SUM, c));
+    OK(MPI_Reduce_scatter_block(in, out, 2, MPI_INT, MPI_SUM, c));
+    OK(MPI_Scan(in, out, 2, MPI_INT, MPI_SUM, c));
+    CHECK(out[0] == 3 && out[1] == 4);
+    OK(MPI_Exscan(in, out, 2, MPI_INT, MPI_SUM, c));
+
+    OK(MPI_Op_create(add_ints, 1, &op));
+    OK(MPI_Op_commutative(op, &commute));
+    CHECK(commute == 1);
+    out[0] = 10;
+    out[1] = 20;
+    OK(MPI_Reduce_local(in, out, 2, MPI_INT, op));
+    CHECK(out[0] == 13 && out[1] == 24);
+    OK(MPI_Allreduce(in, out, 2, MPI_INT, op, c));
+    OK(MPI_Op_free(&op));
+    CHECK(op == MPI_OP_NULL);
+    OK(MPI_Reduce_local(&one, &zero, 1, MPI_INT, MPI_SUM));
+    CHECK(zero == 1 && MPI_REPLACE != MPI_SUM); /* MPI_REPLACE is for one-sided accumulates */
+
+    OK(MPI_Info_create(&info));
+    OK(MPI_Info_set(info, "plexus_coll_preference", "basic"));
+    OK(MPI_Comm_set_info(c, info));
+    OK(MPI_Info_free(&info));
+    OK(MPI_Comm_get_info(c, &used));
+    OK(MPI_Info_get(used, "plexus_coll_preference", MPI_MAX_INFO_VAL, value, &flag));
+    CHECK(flag && strcmp(value, "basic") == 0);
+    OK(MPI_Info_free(&used));
+    OK(MPI_Barrier(c));
+}
+
 static void check_blocking(void) {
     int out[4] = {1, 2, 3, 4}, in[4] = {0, 0, 0, 0}, count, flag;
     MPI_Status st;
@@ -523,6 +591,7 @@ int main(int argc, char **argv) {
     check_errhandlers();
     check_info();
     check_derived();
+    check_collectives();
     CHECK(MPI_MAX_INFO_KEY == 255 && MPI_MAX_INFO_VAL == 1024 && MPI_INFO_NULL == (MPI_Info)0);
 
     if (argc > 1000) MPI_Abort(MPI_COMM_WORLD, 1); /* never */

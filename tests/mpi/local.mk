@@ -102,6 +102,7 @@ mpi_runs_extra =
 include tests/mpi/datatypes.mk
 include tests/mpi/comms.mk
 include tests/mpi/attrs.mk
+include tests/mpi/colls.mk
 
 mpi_runs_default = tests/mpi/default/pingpong.sh tests/mpi/default/ring.sh \
 	tests/mpi/default/ordering.sh tests/mpi/default/allpairs_stress.sh \

@@ -1,5 +1,7 @@
 #include "model.h"
 
+#include <cstddef>
+
 #include <plexus/coll.h>
 #include <plexus/osc.h>
 
@@ -130,13 +132,30 @@ json describe_component(mca::McaCore &core, const std::string &framework, const 
     return j;
 }
 
+namespace {
+
+// coll modules of a dry run serve nothing: coll.h says the caller destroys them unused.
+void release_dry_run_modules(const std::string &framework, mca::Selection &s) {
+    if (framework != "coll") return;
+    for (auto &d : s.decisions) {
+        auto *m = static_cast<plexus_coll_module_t *>(d.module);
+        if (m && m->struct_size >= offsetof(plexus_coll_module_t, destroy) + sizeof m->destroy && m->destroy)
+            m->destroy(m);
+        d.module = nullptr;
+    }
+}
+
+}  // namespace
+
 json describe_selection(mca::McaCore &core, const std::string &framework, const Options &o) {
     plexus_coll_scope_t comm{sizeof comm, 0, o.comm_size, 0, o.inter ? 1 : 0,
-                             o.inter ? o.comm_size : 0, o.comm_size, "plexus_info", nullptr};
+                             o.inter ? o.comm_size : 0, o.comm_size, "plexus_info", nullptr,
+                             nullptr, nullptr};  // a dry run: no communicator, no services
     plexus_osc_scope_t win{sizeof win, 1 << 20, 1, o.comm_size, o.comm_size, PLEXUS_OSC_FLAVOR_CREATE};
     const void *scope = framework == "coll" ? static_cast<const void *>(&comm)
                         : framework == "osc" ? static_cast<const void *>(&win) : nullptr;
     mca::Selection s = core.select(framework, scope);
+    release_dry_run_modules(framework, s);
     json decisions = json::array();
     for (const auto &d : s.decisions)
         decisions.push_back({{"component", d.component->name}, {"usable", d.usable},

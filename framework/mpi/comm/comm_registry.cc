@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "mpi/coll/coll_state.h"
 #include "mpi/errhandler.h"
 #include "mpi/pml/pml.h"
 #include "mpi/request_pool.h"
@@ -49,6 +50,7 @@ void CommRegistry::reap(Pml *pml, const RequestPool &requests) {
 void CommRegistry::discard(Pml *pml, Comm *comm) { release(pml, comm); }
 
 void CommRegistry::release(Pml *pml, Comm *comm) {
+    coll::release(comm);  // its coll modules first: they may refer to local_comm's
     if (Comm *local = comm->local_comm) {
         comm->local_comm = nullptr;
         release(pml, local);

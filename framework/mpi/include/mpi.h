@@ -28,6 +28,7 @@ typedef struct plexus_mpi_request_s *MPI_Request;
 typedef struct plexus_mpi_errhandler_s *MPI_Errhandler;
 typedef struct plexus_mpi_group_s *MPI_Group;
 typedef struct plexus_mpi_info_s *MPI_Info;
+typedef struct plexus_mpi_op_s *MPI_Op;
 
 /* The public fields are the standard's; count (in bytes) and cancelled are the library's. */
 typedef struct MPI_Status {
@@ -90,6 +91,10 @@ typedef struct MPI_Status {
 #define MPI_COMBINER_F90_COMPLEX 16
 #define MPI_COMBINER_F90_INTEGER 17
 #define MPI_COMBINER_RESIZED 18
+
+/* The send buffer of a collective that works in the receive buffer (the value of
+ * PLEXUS_COLL_IN_PLACE in plexus/coll.h). */
+#define MPI_IN_PLACE ((void *)1)
 
 /* Absolute addresses (MPI_Get_address) are relative to MPI_BOTTOM. */
 #define MPI_BOTTOM ((void *)0)
@@ -182,6 +187,37 @@ extern struct plexus_mpi_group_s plexus_mpi_group_empty;
 #define MPI_GROUP_NULL ((MPI_Group)0)
 
 #define MPI_INFO_NULL ((MPI_Info)0)
+
+/* Reduction operations. */
+#define PLEXUS_MPI_OP(name) extern struct plexus_mpi_op_s plexus_mpi_op_##name;
+PLEXUS_MPI_OP(max)
+PLEXUS_MPI_OP(min)
+PLEXUS_MPI_OP(sum)
+PLEXUS_MPI_OP(prod)
+PLEXUS_MPI_OP(land)
+PLEXUS_MPI_OP(band)
+PLEXUS_MPI_OP(lor)
+PLEXUS_MPI_OP(bor)
+PLEXUS_MPI_OP(lxor)
+PLEXUS_MPI_OP(bxor)
+PLEXUS_MPI_OP(minloc)
+PLEXUS_MPI_OP(maxloc)
+PLEXUS_MPI_OP(replace)
+#undef PLEXUS_MPI_OP
+#define MPI_MAX (&plexus_mpi_op_max)
+#define MPI_MIN (&plexus_mpi_op_min)
+#define MPI_SUM (&plexus_mpi_op_sum)
+#define MPI_PROD (&plexus_mpi_op_prod)
+#define MPI_LAND (&plexus_mpi_op_land)
+#define MPI_BAND (&plexus_mpi_op_band)
+#define MPI_LOR (&plexus_mpi_op_lor)
+#define MPI_BOR (&plexus_mpi_op_bor)
+#define MPI_LXOR (&plexus_mpi_op_lxor)
+#define MPI_BXOR (&plexus_mpi_op_bxor)
+#define MPI_MINLOC (&plexus_mpi_op_minloc)
+#define MPI_MAXLOC (&plexus_mpi_op_maxloc)
+#define MPI_REPLACE (&plexus_mpi_op_replace)
+#define MPI_OP_NULL ((MPI_Op)0)
 
 #define MPI_REQUEST_NULL ((MPI_Request)0)
 
@@ -285,6 +321,8 @@ int plexus_mpi_comm_null_delete_fn(MPI_Comm comm, int comm_keyval, void *attribu
 #define MPI_COMM_NULL_COPY_FN plexus_mpi_comm_null_copy_fn
 #define MPI_COMM_DUP_FN plexus_mpi_comm_dup_fn
 #define MPI_COMM_NULL_DELETE_FN plexus_mpi_comm_null_delete_fn
+
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 
 /* ------------------------------------------------------------------ environment */
 int MPI_Init(int *argc, char ***argv);
@@ -464,6 +502,51 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
 int MPI_Request_free(MPI_Request *request);
 int MPI_Cancel(MPI_Request *request);
 int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+
+/* ------------------------------------------------------------------ collectives */
+int MPI_Barrier(MPI_Comm comm);
+int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+               MPI_Comm comm);
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm);
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+               MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                  void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                  MPI_Comm comm);
+int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
+int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm);
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm);
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm);
+
+/* ------------------------------------------------------------------ reduction operations */
+int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+int MPI_Op_free(MPI_Op *op);
+int MPI_Op_commutative(MPI_Op op, int *commute);
+int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op);
+
+/* Communicator hints (MPI-3.0 calls, offered ahead of the rest of 3.0 for plexus_coll_preference). */
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 
 /* ------------------------------------------------------------------ errors */
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);

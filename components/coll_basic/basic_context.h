@@ -1,0 +1,40 @@
+// What every coll_basic algorithm needs: the services table of the MPI layer and the component's
+// parameters (thresholds, forced algorithms), reached through the module a function is called
+// with. Written by the module (basic_module.cc) at query time; read-only afterwards.
+#pragma once
+
+#include <plexus/coll.h>
+
+namespace plexus::coll_basic {
+
+// Algorithm choices a parameter can force (coll_basic_<function>_algorithm); Auto picks by
+// message size and communicator size with the thresholds below.
+struct Params {
+    // Each int is an enum of its algorithm file; 0 is always "auto".
+    int barrier_algorithm = 0;
+    int bcast_algorithm = 0;
+    int reduce_algorithm = 0;
+    int allreduce_algorithm = 0;
+    int allgather_algorithm = 0;
+    int alltoall_algorithm = 0;
+    // Bytes at and above which the large-message algorithm is used.
+    long bcast_large = 0;
+    long reduce_large = 0;
+    long allreduce_large = 0;
+    long allgather_large = 0;
+    long alltoall_large = 0;
+    // Gather / scatter blocks (bytes per process) at and above which the linear algorithm is used
+    // instead of the binomial tree (added by coll_basic's module; the inter functions ignore them).
+    long gather_large = 0;
+    long scatter_large = 0;
+};
+
+struct Module {
+    plexus_coll_module_t base;  // first: the MPI layer sees this
+    const plexus_coll_services_t *svc = nullptr;
+    const Params *params = nullptr;
+};
+
+inline Module &module_of(plexus_coll_module_t *self) { return *reinterpret_cast<Module *>(self); }
+
+}  // namespace plexus::coll_basic

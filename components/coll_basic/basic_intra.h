@@ -1,0 +1,133 @@
+// What the intra-communicator algorithms share: the call context (services, communicator, rank,
+// size, parameters), error propagation, and the building blocks several collectives use (the
+// folded recursive halving / doubling of Rabenseifner, the order-keeping binomial reduce, the
+// linear scatterv, the snapshot of an in-place buffer).
+#pragma once
+
+#include <plexus/coll.h>
+
+#include "basic_buffer.h"
+#include "basic_context.h"
+#include "basic_schedule.h"
+
+// Returns the error class of a failed step to the caller.
+#define BASIC_TRY(expr)                                            \
+    do {                                                           \
+        if (const int basic_rc_ = (expr); basic_rc_ != 0) return basic_rc_; \
+    } while (0)
+
+namespace plexus::coll_basic {
+
+// One collective call on an intra-communicator.
+struct Ctx {
+    const plexus_coll_services_t *svc;
+    plexus_coll_comm_t *comm;
+    const Params *params;
+    int rank;
+    int size;
+    int tag;
+
+    int send(const void *buf, int n, plexus_coll_dtype_t *t, int peer) const {
+        return svc->send(buf, n, t, peer, tag, comm);
+    }
+    int recv(void *buf, int n, plexus_coll_dtype_t *t, int peer) const {
+        return svc->recv(buf, n, t, peer, tag, comm);
+    }
+    int isend(const void *buf, int n, plexus_coll_dtype_t *t, int peer, plexus_coll_request_t **r) const {
+        return svc->isend(buf, n, t, peer, tag, comm, r);
+    }
+    int irecv(void *buf, int n, plexus_coll_dtype_t *t, int peer, plexus_coll_request_t **r) const {
+        return svc->irecv(buf, n, t, peer, tag, comm, r);
+    }
+    int sendrecv(const void *sbuf, int sn, plexus_coll_dtype_t *st, int dst, void *rbuf, int rn,
+                 plexus_coll_dtype_t *rt, int src) const {
+        return svc->sendrecv(sbuf, sn, st, dst, rbuf, rn, rt, src, tag, comm);
+    }
+    // A local send/receive of n items of one type.
+    int copy(const void *src, void *dst, int n, plexus_coll_dtype_t *t) const {
+        return n == 0 ? 0 : svc->copy(src, n, t, dst, n, t);
+    }
+    int layout(plexus_coll_dtype_t *t, Layout *out) const { return get_layout(svc, t, out); }
+    // inout = in op inout, element by element.
+    int reduce_local(plexus_coll_op_t *op, const void *in, void *inout, int n, plexus_coll_dtype_t *t) const {
+        return n == 0 ? 0 : svc->op_apply(op, in, inout, n, t);
+    }
+    int relative(int root) const { return (rank - root + size) % size; }
+    int absolute(int rel, int root) const { return (rel + root) % size; }
+};
+
+Ctx make_ctx(plexus_coll_module_t *self, plexus_coll_comm_t *comm, int tag);
+
+// A requests array completed in batches: coll_basic never has more than kWindow point-to-point
+// operations of one call in flight, so that large communicators do not exhaust the request pool.
+class RequestBatch {
+public:
+    static constexpr int kWindow = 32;
+    explicit RequestBatch(const Ctx &c) : c_(c) {}
+    ~RequestBatch() { (void)wait(); }
+    RequestBatch(const RequestBatch &) = delete;
+    RequestBatch &operator=(const RequestBatch &) = delete;
+    bool full() const { return n_ + 2 > kWindow; }
+    plexus_coll_request_t **next() { return &reqs_[n_++]; }
+    int wait() {
+        const int n = n_;
+        n_ = 0;
+        return n ? c_.svc->waitall(n, reqs_) : 0;
+    }
+
+private:
+    const Ctx &c_;
+    plexus_coll_request_t *reqs_[kWindow] = {};
+    int n_ = 0;
+};
+
+// ---- folded recursive halving / doubling (intra_halving.cc); commutative operations ----
+
+// The ranks below 2 * rem fold in pairs: the even one sends acc (count items) to the odd one,
+// which reduces it into its own acc (the even rank's data on the left). Returns the new rank in
+// *new_rank (-1 for the even ranks, which sit out until unfold).
+int fold_in(const Ctx &c, const Fold &f, void *acc, void *tmp, int count, plexus_coll_dtype_t *t,
+            plexus_coll_op_t *op, int *new_rank);
+// Recursive halving over the blocks of p (one per new rank): afterwards new rank nr holds the
+// reduction of block nr in acc (at its place in the whole vector). tmp holds p's whole span.
+int halving_reduce_scatter(const Ctx &c, const Fold &f, int nr, const Partition &p, const Layout &l, char *acc,
+                           char *tmp, plexus_coll_op_t *op);
+// Recursive doubling allgather of the blocks of p in acc: from each new rank holding its own
+// block to all of them holding every block.
+int doubling_allgather(const Ctx &c, const Fold &f, int nr, const Partition &p, const Layout &l, char *acc);
+
+// ---- shared by several collectives ----
+
+// Binomial-tree reduce of input into result at root (intra_reduce.cc). Non-commutative operations
+// reduce in rank order (tree rooted at rank 0, the result sent on to root). result is only
+// written at root.
+int reduce_binomial(const Ctx &c, const void *input, void *result, int count, plexus_coll_dtype_t *t,
+                    plexus_coll_op_t *op, int root);
+// Linear scatterv from root (intra_scatter.cc); recvbuf PLEXUS_COLL_IN_PLACE at root leaves its
+// block where it is.
+int scatterv_linear(const Ctx &c, const void *sendbuf, const int sendcounts[], const int displs[],
+                    plexus_coll_dtype_t *sendtype, void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype,
+                    int root);
+
+// The bytes [lo, hi) of buf a set of blocks covers, copied aside, so that an in-place call can
+// read what it overwrites: *view is the copy's address for buf.
+class Snapshot {
+public:
+    // blocks: address offset (bytes from buf) and layout/count of each; only count > 0 counts.
+    void cover(ptrdiff_t offset, const Layout &l, long count) {
+        if (count <= 0) return;
+        const ptrdiff_t lo = offset + l.true_lb, hi = lo + static_cast<ptrdiff_t>(l.span(count));
+        if (empty_ || lo < lo_) lo_ = lo;
+        if (empty_ || hi > hi_) hi_ = hi;
+        empty_ = false;
+    }
+    // false when out of memory.
+    bool take(const void *buf, const char **view);
+
+private:
+    TempBuffer copy_;
+    ptrdiff_t lo_ = 0, hi_ = 0;
+    bool empty_ = true;
+};
+
+}  // namespace plexus::coll_basic

@@ -1,0 +1,141 @@
+#include "basic_params.h"
+
+#include <cstdint>
+
+namespace plexus::coll_basic {
+namespace {
+
+constexpr const char *kBarrierValues[] = {"auto", "dissemination", nullptr};
+constexpr const char *kBcastValues[] = {"auto", "binomial", "scatter_allgather", nullptr};
+constexpr const char *kReduceValues[] = {"auto", "binomial", "reduce_scatter_gather", nullptr};
+constexpr const char *kAllreduceValues[] = {"auto", "recursive_doubling", "rabenseifner", "ring", nullptr};
+constexpr const char *kAllgatherValues[] = {"auto", "recursive_doubling", "ring", "bruck", nullptr};
+constexpr const char *kAlltoallValues[] = {"auto", "bruck", "pairwise", nullptr};
+
+// What the core writes at registration (SIZE parameters are uint64_t), copied into g_params.
+struct Storage {
+    uint64_t bcast_large = kDefaultBcastLarge;
+    uint64_t reduce_large = kDefaultReduceLarge;
+    uint64_t allreduce_large = kDefaultAllreduceLarge;
+    uint64_t allgather_large = kDefaultAllgatherLarge;
+    uint64_t alltoall_large = kDefaultAlltoallLarge;
+    uint64_t gather_large = kDefaultGatherLarge;
+    uint64_t scatter_large = kDefaultScatterLarge;
+};
+
+Params defaults() {
+    Params p;
+    p.bcast_large = kDefaultBcastLarge;
+    p.reduce_large = kDefaultReduceLarge;
+    p.allreduce_large = kDefaultAllreduceLarge;
+    p.allgather_large = kDefaultAllgatherLarge;
+    p.alltoall_large = kDefaultAlltoallLarge;
+    p.gather_large = kDefaultGatherLarge;
+    p.scatter_large = kDefaultScatterLarge;
+    return p;
+}
+
+Params g_params = defaults();
+Storage g_storage;
+
+plexus_param_desc_t desc(const char *name, plexus_param_type_t type, const char *def, const char *help,
+                         int level, void *storage) {
+    plexus_param_desc_t d{};
+    d.struct_size = sizeof d;
+    d.name = name;
+    d.type = type;
+    d.default_value = def;
+    d.help = help;
+    d.level = level;
+    d.storage = storage;
+    return d;
+}
+
+plexus_param_desc_t enumerated(const char *name, const char *const *values, const char *help, int *storage) {
+    plexus_param_desc_t d = desc(name, PLEXUS_PARAM_ENUM, "auto", help, 5, storage);
+    d.enum_values = values;
+    return d;
+}
+
+long clamp_long(uint64_t v) { return v > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<long>(v); }
+
+}  // namespace
+
+int register_params(const plexus_host_api_t *host, const plexus_component_t *self) {
+    const plexus_param_desc_t all[] = {
+        enumerated("barrier_algorithm", kBarrierValues,
+                   "Barrier algorithm: dissemination (ceil(log2 p) rounds of zero-byte messages); "
+                   "auto is dissemination. Default auto.",
+                   &g_params.barrier_algorithm),
+        enumerated("bcast_algorithm", kBcastValues,
+                   "Bcast algorithm: binomial (tree), scatter_allgather (binomial scatter + ring "
+                   "allgather of the packed bytes, van de Geijn); auto uses scatter_allgather from "
+                   "coll_basic_bcast_large_bytes on (communicators of more than 2 processes). "
+                   "Default auto.",
+                   &g_params.bcast_algorithm),
+        enumerated("reduce_algorithm", kReduceValues,
+                   "Reduce algorithm: binomial (tree; keeps the operand order of non-commutative "
+                   "operations), reduce_scatter_gather (Rabenseifner: recursive halving + binomial "
+                   "gather; commutative operations only, others use binomial); auto uses "
+                   "reduce_scatter_gather from coll_basic_reduce_large_bytes on. Default auto.",
+                   &g_params.reduce_algorithm),
+        enumerated("allreduce_algorithm", kAllreduceValues,
+                   "Allreduce algorithm: recursive_doubling, rabenseifner (recursive halving + "
+                   "recursive doubling allgather), ring (ring reduce-scatter + ring allgather); both "
+                   "need a commutative operation and at least one item per block, else "
+                   "recursive_doubling is used; auto uses rabenseifner from "
+                   "coll_basic_allreduce_large_bytes on. Default auto.",
+                   &g_params.allreduce_algorithm),
+        enumerated("allgather_algorithm", kAllgatherValues,
+                   "Allgather algorithm: recursive_doubling (power-of-two sizes; others use bruck), "
+                   "ring, bruck; auto uses recursive_doubling or bruck below "
+                   "coll_basic_allgather_large_bytes and ring from it on. Default auto.",
+                   &g_params.allgather_algorithm),
+        enumerated("alltoall_algorithm", kAlltoallValues,
+                   "Alltoall algorithm: bruck (log2 p rounds, blocks forwarded), pairwise (p - 1 "
+                   "exchanges); auto uses pairwise from coll_basic_alltoall_large_bytes on. Default auto.",
+                   &g_params.alltoall_algorithm),
+        desc("bcast_large_bytes", PLEXUS_PARAM_SIZE, "4m",
+             "Bcast messages (count * type size) of at least this many bytes use scatter_allgather "
+             "under auto. Default 4m.",
+             6, &g_storage.bcast_large),
+        desc("reduce_large_bytes", PLEXUS_PARAM_SIZE, "16m",
+             "Reduce vectors (count * type size) of at least this many bytes use "
+             "reduce_scatter_gather under auto (commutative operations). Default 16m.",
+             6, &g_storage.reduce_large),
+        desc("allreduce_large_bytes", PLEXUS_PARAM_SIZE, "16k",
+             "Allreduce vectors (count * type size) of at least this many bytes use rabenseifner "
+             "under auto (commutative operations). Default 16k.",
+             6, &g_storage.allreduce_large),
+        desc("allgather_large_bytes", PLEXUS_PARAM_SIZE, "256k",
+             "Allgather results (communicator size * recvcount * type size) of at least this many "
+             "bytes use ring under auto. Default 256k.",
+             6, &g_storage.allgather_large),
+        desc("alltoall_large_bytes", PLEXUS_PARAM_SIZE, "1k",
+             "Alltoall blocks (bytes one process sends to one peer) of at least this many bytes use "
+             "pairwise under auto. Default 1k.",
+             6, &g_storage.alltoall_large),
+        desc("gather_large_bytes", PLEXUS_PARAM_SIZE, "1k",
+             "Gather blocks (bytes each process contributes) of at least this many bytes are "
+             "received by the root one by one (linear) instead of along a binomial tree. Default 1k.",
+             6, &g_storage.gather_large),
+        desc("scatter_large_bytes", PLEXUS_PARAM_SIZE, "8k",
+             "Scatter blocks (bytes each process receives) of at least this many bytes are sent by "
+             "the root one by one (linear) instead of along a binomial tree. Default 8k.",
+             6, &g_storage.scatter_large),
+    };
+    for (const auto &d : all)
+        if (int rc = host->param_register(self, &d); rc != PLEXUS_SUCCESS) return rc;
+    g_params.bcast_large = clamp_long(g_storage.bcast_large);
+    g_params.reduce_large = clamp_long(g_storage.reduce_large);
+    g_params.allreduce_large = clamp_long(g_storage.allreduce_large);
+    g_params.allgather_large = clamp_long(g_storage.allgather_large);
+    g_params.alltoall_large = clamp_long(g_storage.alltoall_large);
+    g_params.gather_large = clamp_long(g_storage.gather_large);
+    g_params.scatter_large = clamp_long(g_storage.scatter_large);
+    return PLEXUS_SUCCESS;
+}
+
+const Params &params() { return g_params; }
+
+}  // namespace plexus::coll_basic

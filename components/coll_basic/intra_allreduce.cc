@@ -1,0 +1,114 @@
+// Allreduce. Recursive doubling: log2 p' exchanges of the whole vector, each process reducing what
+// it receives (latency-optimal, for small vectors and for non-commutative operations: every partial
+// result covers consecutive ranks and the lower one is the left operand). Rabenseifner for large
+// vectors with commutative operations: recursive halving reduce-scatter + recursive doubling
+// allgather, about 2m bytes moved per process. Sizes that are not a power of two fold the first
+// 2 * (p - p') ranks in pairs before and hand the result back after. Ring (commutative, large,
+// on request): ring reduce-scatter + ring allgather, 2(p - 1) steps of m / p bytes, no folding.
+#include <utility>
+
+#include "basic_functions.h"
+#include "basic_intra.h"
+#include "basic_params.h"
+#include "basic_tags.h"
+
+namespace plexus::coll_basic {
+namespace {
+
+// The even ranks that sat out of the fold get the result from their odd neighbour.
+int unfold(const Ctx &c, const Fold &f, int nr, void *result, int count, plexus_coll_dtype_t *t) {
+    if (c.rank >= 2 * f.rem) return 0;
+    return nr < 0 ? c.recv(result, count, t, c.rank + 1) : c.send(result, count, t, c.rank - 1);
+}
+
+int allreduce_recursive_doubling(const Ctx &c, void *result, int count, plexus_coll_dtype_t *t,
+                                 plexus_coll_op_t *op) {
+    Layout l;
+    BASIC_TRY(c.layout(t, &l));
+    const bool commute = c.svc->op_commutative(op) != 0;
+    const Fold f(c.size);
+    TempBuffer tmp_buf;
+    if (!tmp_buf.allocate(l, count)) return PLEXUS_COLL_ERR_NO_MEM;
+    char *acc = static_cast<char *>(result), *tmp = tmp_buf.data();
+    int nr;
+    BASIC_TRY(fold_in(c, f, acc, tmp, count, t, op, &nr));
+    if (nr >= 0) {
+        for (int mask = 1; mask < f.pof2; mask <<= 1) {
+            const int partner_nr = nr ^ mask, peer = f.old_rank(partner_nr);
+            BASIC_TRY(c.sendrecv(acc, count, t, peer, tmp, count, t, peer));
+            if (partner_nr < nr || commute) {  // the partner's ranks come first: its data on the left
+                BASIC_TRY(c.reduce_local(op, tmp, acc, count, t));
+            } else {
+                BASIC_TRY(c.reduce_local(op, acc, tmp, count, t));
+                std::swap(acc, tmp);
+            }
+        }
+        if (acc != result) BASIC_TRY(c.copy(acc, result, count, t));
+    }
+    return unfold(c, f, nr, result, count, t);
+}
+
+int allreduce_rabenseifner(const Ctx &c, void *result, int count, plexus_coll_dtype_t *t, plexus_coll_op_t *op) {
+    Layout l;
+    BASIC_TRY(c.layout(t, &l));
+    const Fold f(c.size);
+    TempBuffer tmp_buf;
+    if (!tmp_buf.allocate(l, count)) return PLEXUS_COLL_ERR_NO_MEM;
+    char *acc = static_cast<char *>(result);
+    int nr;
+    BASIC_TRY(fold_in(c, f, acc, tmp_buf.data(), count, t, op, &nr));
+    if (nr >= 0) {
+        const Partition p = even_partition(count, f.pof2);
+        BASIC_TRY(halving_reduce_scatter(c, f, nr, p, l, acc, tmp_buf.data(), op));
+        BASIC_TRY(doubling_allgather(c, f, nr, p, l, acc));
+    }
+    return unfold(c, f, nr, result, count, t);
+}
+
+// Block b is reduced along the ring starting after rank b and ends reduced at rank b; then the
+// reduced blocks travel around once more.
+int allreduce_ring(const Ctx &c, void *result, int count, plexus_coll_dtype_t *t, plexus_coll_op_t *op) {
+    Layout l;
+    BASIC_TRY(c.layout(t, &l));
+    const int n = c.size, r = c.rank;
+    const Partition p = even_partition(count, n);
+    TempBuffer tmp_buf;
+    if (!tmp_buf.allocate(l, p.count[0])) return PLEXUS_COLL_ERR_NO_MEM;
+    char *acc = static_cast<char *>(result), *tmp = tmp_buf.data();
+    const int right = (r + 1) % n, left = (r - 1 + n) % n;
+    for (int i = 0; i < n - 1; ++i) {
+        const int sb = (r - i - 1 + 2 * n) % n, rb = (r - i - 2 + 2 * n) % n;
+        BASIC_TRY(c.sendrecv(l.at(acc, p.disp[sb]), p.count[sb], t, right, tmp, p.count[rb], t, left));
+        BASIC_TRY(c.reduce_local(op, tmp, l.at(acc, p.disp[rb]), p.count[rb], t));
+    }
+    for (int i = 0; i < n - 1; ++i) {
+        const int sb = (r - i + n) % n, rb = (r - i - 1 + n) % n;
+        BASIC_TRY(c.sendrecv(l.at(acc, p.disp[sb]), p.count[sb], t, right, l.at(acc, p.disp[rb]), p.count[rb], t,
+                             left));
+    }
+    return 0;
+}
+
+}  // namespace
+
+int intra_allreduce(plexus_coll_module_t *self, const void *sendbuf, void *recvbuf, int count,
+                    plexus_coll_dtype_t *type, plexus_coll_op_t *op, plexus_coll_comm_t *comm) {
+    const Ctx c = make_ctx(self, comm, kTagAllreduce);
+    if (count == 0) return 0;
+    if (sendbuf != PLEXUS_COLL_IN_PLACE) BASIC_TRY(c.copy(sendbuf, recvbuf, count, type));
+    if (c.size == 1) return 0;
+    const bool commute = c.svc->op_commutative(op) != 0;
+    int algorithm = c.params->allreduce_algorithm;
+    if (algorithm == kAllreduceAuto) {
+        Layout l;
+        BASIC_TRY(c.layout(type, &l));
+        const long bytes = static_cast<long>(l.size) * count;
+        algorithm = bytes >= c.params->allreduce_large ? kAllreduceRabenseifner : kAllreduceRecursiveDoubling;
+    }
+    if (algorithm == kAllreduceRing && commute && count >= c.size) return allreduce_ring(c, recvbuf, count, type, op);
+    if (algorithm == kAllreduceRabenseifner && commute && count >= pof2_floor(c.size))
+        return allreduce_rabenseifner(c, recvbuf, count, type, op);
+    return allreduce_recursive_doubling(c, recvbuf, count, type, op);
+}
+
+}  // namespace plexus::coll_basic

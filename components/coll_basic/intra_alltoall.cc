@@ -1,0 +1,94 @@
+// Alltoall. Small blocks: Bruck's algorithm, ceil(log2 p) rounds in which every process forwards
+// the blocks whose distance has the round's bit set (each block travels its distance in binary),
+// packed into one message per round; latency log2 p instead of p - 1. Large blocks: pairwise
+// exchange, p - 1 steps of one sendrecv with rank + i / rank - i, every byte moved once.
+// MPI_IN_PLACE: the blocks to send are read from a copy of recvbuf taken first.
+#include <vector>
+
+#include "basic_functions.h"
+#include "basic_intra.h"
+#include "basic_params.h"
+#include "basic_tags.h"
+
+namespace plexus::coll_basic {
+namespace {
+
+struct Blocks {
+    const char *buf;
+    int count;
+    plexus_coll_dtype_t *type;
+    Layout l;
+    const char *at(int i) const { return l.at(buf, static_cast<long>(i) * count); }
+};
+
+int alltoall_pairwise(const Ctx &c, const Blocks &s, char *recvbuf, int rc, const Layout &rl) {
+    const int n = c.size, r = c.rank;
+    for (int i = 1; i < n; ++i) {
+        const int dst = (r + i) % n, src = (r - i + n) % n;
+        BASIC_TRY(c.sendrecv(s.at(dst), s.count, s.type, dst, rl.at(recvbuf, static_cast<long>(src) * rc), rc,
+                             rl.type, src));
+    }
+    return 0;
+}
+
+int alltoall_bruck(const Ctx &c, const Blocks &s, char *recvbuf, int rc, const Layout &rl) {
+    const int n = c.size, r = c.rank;
+    const long block = rc;
+    TempBuffer slots_buf, out_buf, in_buf;
+    if (!slots_buf.allocate(rl, n * block) || !out_buf.allocate(rl, (n / 2 + 1) * block) ||
+        !in_buf.allocate(rl, (n / 2 + 1) * block))
+        return PLEXUS_COLL_ERR_NO_MEM;
+    char *slots = slots_buf.data();
+    // Slot i starts with my block for rank + i.
+    for (int i = 0; i < n; ++i)
+        BASIC_TRY(c.svc->copy(s.at(bruck_send_slot_peer(r, i, n)), s.count, s.type, rl.at(slots, i * block), rc,
+                              rl.type));
+    for (int bit = 0; (1 << bit) < n; ++bit) {
+        const std::vector<int> moved = bruck_round_slots(n, bit);
+        const int m = static_cast<int>(moved.size());
+        for (int k = 0; k < m; ++k)
+            BASIC_TRY(c.copy(rl.at(slots, moved[k] * block), rl.at(out_buf.data(), k * block), rc, rl.type));
+        BASIC_TRY(c.sendrecv(out_buf.data(), m * rc, rl.type, (r + (1 << bit)) % n, in_buf.data(), m * rc, rl.type,
+                             (r - (1 << bit) + n) % n));
+        for (int k = 0; k < m; ++k)
+            BASIC_TRY(c.copy(rl.at(in_buf.data(), k * block), rl.at(slots, moved[k] * block), rc, rl.type));
+    }
+    // Slot i now holds the block from rank - i.
+    for (int i = 0; i < n; ++i)
+        BASIC_TRY(c.copy(rl.at(slots, i * block), rl.at(recvbuf, bruck_recv_slot_source(r, i, n) * block), rc,
+                         rl.type));
+    return 0;
+}
+
+}  // namespace
+
+int intra_alltoall(plexus_coll_module_t *self, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
+                   void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype, plexus_coll_comm_t *comm) {
+    const Ctx c = make_ctx(self, comm, kTagAlltoall);
+    if (recvcount == 0) return 0;
+    Layout rl;
+    BASIC_TRY(c.layout(recvtype, &rl));
+    char *out = static_cast<char *>(recvbuf);
+    Snapshot snapshot;
+    Blocks s{static_cast<const char *>(sendbuf), sendcount, sendtype, {}};
+    if (sendbuf == PLEXUS_COLL_IN_PLACE) {
+        snapshot.cover(0, rl, static_cast<long>(c.size) * recvcount);
+        if (!snapshot.take(recvbuf, &s.buf)) return PLEXUS_COLL_ERR_NO_MEM;
+        s.count = recvcount;
+        s.type = recvtype;
+    }
+    BASIC_TRY(c.layout(s.type, &s.l));
+    if (sendbuf != PLEXUS_COLL_IN_PLACE)
+        BASIC_TRY(c.svc->copy(s.at(c.rank), s.count, s.type, rl.at(out, static_cast<long>(c.rank) * recvcount),
+                              recvcount, recvtype));
+    if (c.size == 1) return 0;
+    int algorithm = c.params->alltoall_algorithm;
+    if (algorithm == kAlltoallAuto) {
+        const long block_bytes = static_cast<long>(rl.size) * recvcount;
+        algorithm = block_bytes >= c.params->alltoall_large || c.size == 2 ? kAlltoallPairwise : kAlltoallBruck;
+    }
+    if (algorithm == kAlltoallBruck) return alltoall_bruck(c, s, out, recvcount, rl);
+    return alltoall_pairwise(c, s, out, recvcount, rl);
+}
+
+}  // namespace plexus::coll_basic

@@ -1,0 +1,102 @@
+// Bcast. Small messages: binomial tree (ceil(log2 p) steps, each process receives once). Large
+// messages: van de Geijn's scatter + allgather: the root scatters p blocks down a binomial tree,
+// then a ring allgather completes them; every process moves about 2m bytes instead of the tree's
+// m log2 p at the root.
+#include <cstdint>
+
+#include "basic_functions.h"
+#include "basic_intra.h"
+#include "basic_params.h"
+#include "basic_tags.h"
+
+namespace plexus::coll_basic {
+namespace {
+
+int bcast_binomial(const Ctx &c, void *buf, int count, plexus_coll_dtype_t *t, int root) {
+    const int rel = c.relative(root);
+    int mask = 1;
+    for (; mask < c.size; mask <<= 1) {
+        if (rel & mask) {
+            BASIC_TRY(c.recv(buf, count, t, c.absolute(rel - mask, root)));
+            break;
+        }
+    }
+    // Children: rel + m for the powers of two m below the bit we received on (all, for the root),
+    // the largest subtree first.
+    RequestBatch reqs(c);
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (rel + mask < c.size) BASIC_TRY(c.isend(buf, count, t, c.absolute(rel + mask, root), reqs.next()));
+    return reqs.wait();
+}
+
+int scatter_allgather_bytes(const Ctx &c, char *data, int bytes, int root) {
+    plexus_coll_dtype_t *byte = c.svc->byte_type;
+    const int n = c.size, rel = c.relative(root);
+    const Partition p = even_partition(bytes, n);  // block i belongs to relative rank i
+    // Scatter: receive my subtree's blocks from my parent, hand each child its subtree's.
+    if (rel != 0) {
+        const int sub = binomial_subtree_size(rel, n);
+        BASIC_TRY(c.recv(data + p.disp[rel], p.span_count(rel, rel + sub), byte,
+                         c.absolute(binomial_parent(rel), root)));
+    }
+    {
+        RequestBatch reqs(c);
+        const int top = rel == 0 ? pof2_floor(n) : lowest_bit(rel) >> 1;
+        for (int m = top; m > 0; m >>= 1) {
+            const int child = rel + m;
+            if (child >= n) continue;
+            const int sub = binomial_subtree_size(child, n);
+            BASIC_TRY(c.isend(data + p.disp[child], p.span_count(child, child + sub), byte, c.absolute(child, root),
+                              reqs.next()));
+        }
+        BASIC_TRY(reqs.wait());
+    }
+    // Ring allgather of the blocks, in relative ranks: in step i pass block rel - i to the right.
+    const int right = c.absolute((rel + 1) % n, root), left = c.absolute((rel - 1 + n) % n, root);
+    for (int i = 0; i < n - 1; ++i) {
+        const int sb = (rel - i + n) % n, rb = (rel - i - 1 + n) % n;
+        BASIC_TRY(c.sendrecv(data + p.disp[sb], p.count[sb], byte, right, data + p.disp[rb], p.count[rb], byte, left));
+    }
+    return 0;
+}
+
+// In bytes of the type signature: processes may describe the message with different datatypes
+// (only the signatures must match), so the blocks are cut in the packed bytes; a non-contiguous
+// layout is packed into a temporary first (at the root) and unpacked from it at the end.
+int bcast_scatter_allgather(const Ctx &c, void *buf, int count, plexus_coll_dtype_t *t, int root) {
+    Layout l;
+    BASIC_TRY(c.layout(t, &l));
+    const long total = static_cast<long>(l.size) * count;
+    if (total > INT32_MAX) return bcast_binomial(c, buf, count, t, root);  // byte counts are int
+    const int bytes = static_cast<int>(total);
+    TempBuffer packed;
+    char *data = static_cast<char *>(buf) + l.true_lb;
+    if (!l.contiguous) {
+        if (!packed.allocate_bytes(static_cast<size_t>(bytes))) return PLEXUS_COLL_ERR_NO_MEM;
+        data = packed.data();
+        if (c.rank == root) BASIC_TRY(c.svc->copy(buf, count, t, data, bytes, c.svc->byte_type));
+    }
+    BASIC_TRY(scatter_allgather_bytes(c, data, bytes, root));
+    if (!l.contiguous && c.rank != root) return c.svc->copy(data, bytes, c.svc->byte_type, buf, count, t);
+    return 0;
+}
+
+}  // namespace
+
+int intra_bcast(plexus_coll_module_t *self, void *buf, int count, plexus_coll_dtype_t *type, int root,
+                plexus_coll_comm_t *comm) {
+    const Ctx c = make_ctx(self, comm, kTagBcast);
+    if (c.size == 1 || count == 0) return 0;
+    int algorithm = c.params->bcast_algorithm;
+    if (algorithm == kBcastAuto) {
+        Layout l;
+        BASIC_TRY(c.layout(type, &l));
+        const long bytes = static_cast<long>(l.size) * count;
+        algorithm = bytes >= c.params->bcast_large && bytes >= c.size && c.size > 2 ? kBcastScatterAllgather
+                                                                                     : kBcastBinomial;
+    }
+    if (algorithm == kBcastScatterAllgather) return bcast_scatter_allgather(c, buf, count, type, root);
+    return bcast_binomial(c, buf, count, type, root);
+}
+
+}  // namespace plexus::coll_basic

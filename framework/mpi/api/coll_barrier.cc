@@ -1,0 +1,13 @@
+// MPI_Barrier.
+#include "mpi/coll/coll_api.h"
+
+using namespace plexus::mpi;
+
+extern "C" int MPI_Barrier(MPI_Comm comm) {
+    constexpr const char *fn = "MPI_Barrier";
+    running(fn);
+    if (int rc = coll::check_comm(fn, comm)) [[unlikely]]
+        return rc;
+    if (coll::single(comm)) return MPI_SUCCESS;
+    return coll::finish(comm, coll::dispatch::barrier(nullptr, coll::handle(comm)));
+}

@@ -1,0 +1,21 @@
+// MPI_Bcast. On an inter-communicator the root passes MPI_ROOT, the rest of its group
+// MPI_PROC_NULL (they take no part), the other group the root's rank.
+#include "mpi/coll/coll_api.h"
+
+using namespace plexus::mpi;
+
+extern "C" int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+    constexpr const char *fn = "MPI_Bcast";
+    running(fn);
+    if (int rc = coll::check_comm(fn, comm)) [[unlikely]]
+        return rc;
+    if (int rc = coll::check_root(fn, comm, root)) [[unlikely]]
+        return rc;
+    if (coll::role_of(comm, root) == coll::Role::Idle) return MPI_SUCCESS;
+    if (int rc = coll::check_data(fn, comm, buffer, count, datatype, "buffer", "count", "datatype",
+                                  "MPI_Bcast does not take it")) [[unlikely]]
+        return rc;
+    // The type signatures match everywhere, so a count of 0 here is 0 everywhere.
+    if (count == 0 || coll::single(comm)) return MPI_SUCCESS;
+    return coll::finish(comm, coll::dispatch::bcast(nullptr, buffer, count, coll::handle(datatype), root, coll::handle(comm)));
+}

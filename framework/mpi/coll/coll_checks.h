@@ -1,0 +1,58 @@
+// The argument checks of the MPI collective calls (api/coll_*.cc), MPI-2.2 rules, each failure
+// reported on the communicator's error handler with the function, the argument and its value.
+// Only arguments significant at the calling process are checked: a non-root may pass anything
+// as the root's buffers, MPI_DATATYPE_NULL included.
+#pragma once
+
+#include "mpi.h"
+#include "mpi/communicator.h"
+#include "mpi/datatype.h"
+
+namespace plexus::mpi::coll {
+
+// A valid communicator (MPI_ERR_COMM); intra_only: inter-communicators refused too (Scan, Exscan).
+int check_comm(const char *fn, const Comm *comm, bool intra_only = false);
+
+// What the calling process does in a rooted collective.
+enum class Role {
+    Root,     // the root (intra: rank == root; inter: MPI_ROOT)
+    Member,   // any other process of an intra-communicator, or the group opposite the root
+    Idle,     // inter-communicator, root's group, not the root (MPI_PROC_NULL): takes no part
+};
+
+// root: intra 0..size-1; inter MPI_ROOT, MPI_PROC_NULL or a rank of the remote group (MPI_ERR_ROOT).
+int check_root(const char *fn, const Comm *comm, int root);
+// After check_root.
+inline Role role_of(const Comm *comm, int root) {
+    if (comm->inter) return root == MPI_ROOT ? Role::Root : root == MPI_PROC_NULL ? Role::Idle : Role::Member;
+    return root == comm->rank ? Role::Root : Role::Member;
+}
+
+// count >= 0 (MPI_ERR_COUNT), arg names it ("sendcount").
+int check_count(const char *fn, const Comm *comm, int count, const char *arg);
+// A valid, committed datatype (MPI_ERR_TYPE).
+int check_type(const char *fn, const Comm *comm, const Datatype *type, const char *arg);
+// A buffer holding data (nonempty) of type: not NULL with a predefined type (a derived one may
+// use MPI_BOTTOM). MPI_IN_PLACE: allowed when in_place_rule is null, else MPI_ERR_BUFFER with
+// the rule as the reason ("MPI_Gather takes it only as the root's sendbuf").
+int check_buffer(const char *fn, const Comm *comm, const void *buf, bool nonempty, const Datatype *type,
+                 const char *arg, const char *in_place_rule);
+// count, type and buffer together; the names are the arguments'.
+int check_data(const char *fn, const Comm *comm, const void *buf, int count, const Datatype *type, const char *buf_arg,
+               const char *count_arg, const char *type_arg, const char *in_place_rule);
+// An array of n counts: not NULL (MPI_ERR_ARG), each >= 0 (MPI_ERR_COUNT, with its index).
+int check_counts(const char *fn, const Comm *comm, const int counts[], int n, const char *arg);
+// A displacement array: not NULL (MPI_ERR_ARG).
+int check_displs(const char *fn, const Comm *comm, const int displs[], const char *arg);
+// n datatypes (MPI_Alltoallw): the array not NULL (MPI_ERR_ARG), each valid (MPI_ERR_TYPE).
+int check_types(const char *fn, const Comm *comm, const MPI_Datatype types[], int n, const char *arg);
+// Whether counts[0..n) has an entry > 0.
+bool any_positive(const int counts[], int n);
+
+// The number of ranks an array argument covers: the remote group on an inter-communicator.
+inline int peers(const Comm *comm) { return comm->inter ? comm->remote_size() : comm->size(); }
+
+// Reports the MPI_ERR_TRUNCATE/MPI_ERR_NO_MEM of a size-1 local copy (or returns MPI_SUCCESS).
+int local_copy_result(const char *fn, const Comm *comm, int rc);
+
+}  // namespace plexus::mpi::coll

@@ -1,0 +1,26 @@
+// The reduction kernels: inout[i] = in[i] op inout[i] over n elements of one C representation,
+// one tight loop per (operation, representation), picked once per call from a table.
+#pragma once
+
+#include <cstddef>
+
+#include "mpi/op/op_types.h"
+
+namespace plexus::mpi {
+
+// in and inout must not overlap; both are arrays of the representation's C type (the pair types:
+// arrays of the C struct { value; int index; }, padding included).
+using Kernel = void (*)(const void *in, void *inout, size_t n);
+
+// The kernel of a predefined operation for a representation; null where MPI defines none
+// (and for MPI_REPLACE and user operations, which need no kernel).
+Kernel op_kernel(OpKind kind, Rep rep);
+
+// The C struct of a MINLOC/MAXLOC pair type (the layout of datatype_predefined.cc's pairs).
+template <class V>
+struct LocPair {
+    V value;
+    int index;
+};
+
+}  // namespace plexus::mpi
