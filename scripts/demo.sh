@@ -16,15 +16,19 @@ make -C "$build" -j"$jobs" check TESTS= >/dev/null   # builds the test component
 show() { echo; echo "\$ $*"; status=0; "$@" || status=$?; [ "$status" -eq 0 ] || echo "(exit status $status)"; }
 
 # MPI: compile the examples with the build tree's mpicc, run them with plexrun (installed as
-# mpirun), with the default components and with shared memory's fast boxes and single copy off.
+# mpirun), with the default components, with shared memory's fast boxes and single copy off, and
+# the collectives with the component serving each one shown.
 plexrun="$build/tools/plexrun/plexrun"
 if [ -x "$plexrun" ]; then
   demo=$(mktemp -d)
   trap 'rm -rf "$demo"' EXIT
   show "$build/tools/mpicc/mpicc-build-tree" -O2 -o "$demo/ring" "$top/examples/mpi/ring.c"
   show "$build/tools/mpicc/mpicc-build-tree" -O2 -o "$demo/hello" "$top/examples/mpi/hello.c"
+  show "$build/tools/mpicc/mpicc-build-tree" -O2 -o "$demo/pi" "$top/examples/mpi/pi.c"
   show "$plexrun" -n 4 "$demo/hello"
   show "$plexrun" -n 4 "$demo/ring"
+  show "$plexrun" -n 6 "$demo/pi"
+  show "$plexrun" -n 2 --mca coll_base_verbose 1 --mca coll_basic_bcast_algorithm scatter_allgather "$demo/pi" 1000000
   show "$plexrun" -n 2 --mca btl self,sm --mca btl_sm_fastbox_max 0 --mca btl_sm_single_copy none "$demo/ring"
   show "$plexrun" -n 2 --mca btl self "$demo/ring"
 fi

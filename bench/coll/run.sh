@@ -230,19 +230,7 @@ run_config() {
 
 echo "Collective benchmarks: $(date '+%F %T'), $ncores cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$quick" = 1 ] && echo "quick mode: sizes 8 B, 1 KB, 64 KB, 1 MB; 0.1 s per point; a single run each"
-active=''
-for impl in ${impls//,/ }; do
-  find_compiler "$impl"
-  [ -z "${skipped[$impl]:-}" ] && build_program "$impl"
-  if [ -n "${skipped[$impl]:-}" ]; then
-    echo "skipping $(label "$impl"): ${skipped[$impl]}"
-  else
-    active="$active $impl"
-    echo "$(label "$impl"): built with: ${cc_pre[$impl]} -O2 coll_bench.c ...${cc_post[$impl]:+ ${cc_post[$impl]}}"
-    echo "  run as: $(launch_flags "$impl")"
-  fi
-done
-[ -n "$active" ] || { echo "run.sh: no implementation left to run" >&2; exit 1; }
+prepare_impls "$impls" build_program coll_bench.c
 echo "one run: one implementation and rank count, all points; a point silent for ${point_timeout} s is a timeout;" \
   "up to $repeat runs, one only when a run took over ${budget} s;" \
   "kept: the fastest batch at up to $ncores ranks, the median batch (median over runs) above"

@@ -102,6 +102,26 @@ launch_flags() {
   esac
 }
 
+# prepare_impls LIST BUILD_FN WHAT: for each implementation in LIST, finds its compiler and runs
+# BUILD_FN IMPL (which sets skipped[IMPL] when it fails), then says how it was built (WHAT: the
+# main source) and launched, or why it is skipped. Sets active to those left; exits when none is.
+prepare_impls() {
+  local impl build_fn=$2 what=$3
+  active=''
+  for impl in ${1//,/ }; do
+    find_compiler "$impl"
+    [ -z "${skipped[$impl]:-}" ] && "$build_fn" "$impl"
+    if [ -n "${skipped[$impl]:-}" ]; then
+      echo "skipping $(label "$impl"): ${skipped[$impl]}"
+    else
+      active="$active $impl"
+      echo "$(label "$impl"): built with: ${cc_pre[$impl]} -O2 $what ...${cc_post[$impl]:+ ${cc_post[$impl]}}"
+      echo "  run as: $(launch_flags "$impl")"
+    fi
+  done
+  [ -n "$active" ] || { echo "run.sh: no implementation left to run" >&2; exit 1; }
+}
+
 # The machine may be shared: before each run, wait (at most $quiet_wait s, and $quiet_total s in
 # all) until the other processes leave the CPUs idle, and count the runs that had to start on a
 # busy machine anyway.

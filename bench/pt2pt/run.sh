@@ -136,19 +136,7 @@ run_config() {
 
 echo "Point-to-point benchmarks: $(date '+%F %T'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$quick" = 1 ] && echo "quick mode: fewer sizes and iterations, a single run each"
-active=''
-for impl in ${impls//,/ }; do
-  find_compiler "$impl"
-  [ -z "${skipped[$impl]:-}" ] && build_programs "$impl"
-  if [ -n "${skipped[$impl]:-}" ]; then
-    echo "skipping $(label "$impl"): ${skipped[$impl]}"
-  else
-    active="$active $impl"
-    echo "$(label "$impl"): built with: ${cc_pre[$impl]} -O2 PROGRAM.c ...${cc_post[$impl]:+ ${cc_post[$impl]}}"
-    echo "  run as: $(launch_flags "$impl")"
-  fi
-done
-[ -n "$active" ] || { echo "run.sh: no implementation left to run" >&2; exit 1; }
+prepare_impls "$impls" build_programs PROGRAM.c
 echo "every run: timeout ${run_timeout} s; up to $repeat runs per point, fewer once ${budget} s are spent;" \
   "kept: the best run at 2 ranks, the median when oversubscribed"
 

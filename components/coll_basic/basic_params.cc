@@ -57,6 +57,11 @@ plexus_param_desc_t enumerated(const char *name, const char *const *values, cons
     return d;
 }
 
+// The byte thresholds at which auto switches algorithm (level 6: tuning, not everyday use).
+plexus_param_desc_t threshold(const char *name, const char *def, const char *help, uint64_t *storage) {
+    return desc(name, PLEXUS_PARAM_SIZE, def, help, 6, storage);
+}
+
 long clamp_long(uint64_t v) { return v > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<long>(v); }
 
 }  // namespace
@@ -95,34 +100,34 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    "Alltoall algorithm: bruck (log2 p rounds, blocks forwarded), pairwise (p - 1 "
                    "exchanges); auto uses pairwise from coll_basic_alltoall_large_bytes on. Default auto.",
                    &g_params.alltoall_algorithm),
-        desc("bcast_large_bytes", PLEXUS_PARAM_SIZE, "4m",
-             "Bcast messages (count * type size) of at least this many bytes use scatter_allgather "
-             "under auto. Default 4m.",
-             6, &g_storage.bcast_large),
-        desc("reduce_large_bytes", PLEXUS_PARAM_SIZE, "16m",
-             "Reduce vectors (count * type size) of at least this many bytes use "
-             "reduce_scatter_gather under auto (commutative operations). Default 16m.",
-             6, &g_storage.reduce_large),
-        desc("allreduce_large_bytes", PLEXUS_PARAM_SIZE, "16k",
-             "Allreduce vectors (count * type size) of at least this many bytes use rabenseifner "
-             "under auto (commutative operations). Default 16k.",
-             6, &g_storage.allreduce_large),
-        desc("allgather_large_bytes", PLEXUS_PARAM_SIZE, "256k",
-             "Allgather results (communicator size * recvcount * type size) of at least this many "
-             "bytes use ring under auto. Default 256k.",
-             6, &g_storage.allgather_large),
-        desc("alltoall_large_bytes", PLEXUS_PARAM_SIZE, "1k",
-             "Alltoall blocks (bytes one process sends to one peer) of at least this many bytes use "
-             "pairwise under auto. Default 1k.",
-             6, &g_storage.alltoall_large),
-        desc("gather_large_bytes", PLEXUS_PARAM_SIZE, "1k",
-             "Gather blocks (bytes each process contributes) of at least this many bytes are "
-             "received by the root one by one (linear) instead of along a binomial tree. Default 1k.",
-             6, &g_storage.gather_large),
-        desc("scatter_large_bytes", PLEXUS_PARAM_SIZE, "8k",
-             "Scatter blocks (bytes each process receives) of at least this many bytes are sent by "
-             "the root one by one (linear) instead of along a binomial tree. Default 8k.",
-             6, &g_storage.scatter_large),
+        threshold("bcast_large_bytes", "4m",
+                  "Bcast messages (count * type size) of at least this many bytes use scatter_allgather "
+                  "under auto. Default 4m.",
+                  &g_storage.bcast_large),
+        threshold("reduce_large_bytes", "16m",
+                  "Reduce vectors (count * type size) of at least this many bytes use "
+                  "reduce_scatter_gather under auto (commutative operations). Default 16m.",
+                  &g_storage.reduce_large),
+        threshold("allreduce_large_bytes", "16k",
+                  "Allreduce vectors (count * type size) of at least this many bytes use rabenseifner "
+                  "under auto (commutative operations). Default 16k.",
+                  &g_storage.allreduce_large),
+        threshold("allgather_large_bytes", "256k",
+                  "Allgather results (communicator size * recvcount * type size) of at least this many "
+                  "bytes use ring under auto. Default 256k.",
+                  &g_storage.allgather_large),
+        threshold("alltoall_large_bytes", "1k",
+                  "Alltoall blocks (bytes one process sends to one peer) of at least this many bytes use "
+                  "pairwise under auto. Default 1k.",
+                  &g_storage.alltoall_large),
+        threshold("gather_large_bytes", "1k",
+                  "Gather blocks (bytes each process contributes) of at least this many bytes are "
+                  "received by the root one by one (linear) instead of along a binomial tree. Default 1k.",
+                  &g_storage.gather_large),
+        threshold("scatter_large_bytes", "8k",
+                  "Scatter blocks (bytes each process receives) of at least this many bytes are sent by "
+                  "the root one by one (linear) instead of along a binomial tree. Default 8k.",
+                  &g_storage.scatter_large),
     };
     for (const auto &d : all)
         if (int rc = host->param_register(self, &d); rc != PLEXUS_SUCCESS) return rc;

@@ -94,6 +94,22 @@ static int reverse_displs(int n, const int *counts, int *displs)
     return pos;
 }
 
+/* The blocks of a gather, scatter or allgather: rank q's bytes, its count in layout l and its
+ * displacement, in rank order, or (reverse: the v-variants) by reverse_displs, so that displs
+ * really matters. Returns the elements spanned. */
+static int lay_out_blocks(int n, cu_pair p, int l, long m, int vector, int reverse, size_t *bytes, int *counts,
+                          int *displs)
+{
+    int total = 0;
+    for (int q = 0; q < n; ++q) {
+        bytes[q] = cu_pair_bytes(p, vector ? vunits(m, q) : m);
+        counts[q] = cu_count(l, bytes[q]);
+        displs[q] = q * counts[q];
+        total += counts[q];
+    }
+    return reverse ? reverse_displs(n, counts, displs) : total;
+}
+
 /* ------------------------------------------------------------------ bcast */
 
 static void test_bcast(ctx_t *c, const long *sizes, int nsizes)
@@ -136,15 +152,7 @@ static void test_gather(ctx_t *c, const long *sizes, int nsizes, int vector)
             cu_pair p = m <= SMALL ? pair_for(s, root) : pair_large(s, ri);
             int counts[CU_MAX_RANKS], displs[CU_MAX_RANKS];
             size_t bytes[CU_MAX_RANKS];
-            int total = 0;
-            for (int q = 0; q < n; ++q) {
-                bytes[q] = cu_pair_bytes(p, vector ? vunits(m, q) : m);
-                counts[q] = cu_count(p.recv, bytes[q]);
-                displs[q] = q * counts[q];
-                total += counts[q];
-            }
-            if (vector)
-                total = reverse_displs(n, counts, displs);
+            int total = lay_out_blocks(n, p, p.recv, m, vector, vector, bytes, counts, displs);
             long call = ++calls;
             size_t span = (size_t)total * cu_layout_extent(p.recv);
             unsigned char *recv = cu_guarded(span), *want = cu_guarded(span);
@@ -195,15 +203,7 @@ static void test_scatter(ctx_t *c, const long *sizes, int nsizes, int vector)
             cu_pair p = m <= SMALL ? pair_for(s, root) : pair_large(s, ri);
             int counts[CU_MAX_RANKS], displs[CU_MAX_RANKS];
             size_t bytes[CU_MAX_RANKS];
-            int total = 0;
-            for (int q = 0; q < n; ++q) {
-                bytes[q] = cu_pair_bytes(p, vector ? vunits(m, q) : m);
-                counts[q] = cu_count(p.send, bytes[q]);
-                displs[q] = q * counts[q];
-                total += counts[q];
-            }
-            if (vector)
-                total = reverse_displs(n, counts, displs);
+            int total = lay_out_blocks(n, p, p.send, m, vector, vector, bytes, counts, displs);
             long call = ++calls;
             size_t span = (size_t)total * cu_layout_extent(p.send);
             unsigned char *send = cu_guarded(span), *send_copy = cu_guarded(span);
@@ -254,15 +254,8 @@ static void test_allgather(ctx_t *c, const long *sizes, int nsizes, int vector)
                 p.send = p.recv; /* the block is already where it belongs, in the recv layout */
             int counts[CU_MAX_RANKS], displs[CU_MAX_RANKS];
             size_t bytes[CU_MAX_RANKS];
-            int total = 0;
-            for (int q = 0; q < n; ++q) {
-                bytes[q] = cu_pair_bytes(p, vector ? vunits(m, q) : m);
-                counts[q] = cu_count(p.recv, bytes[q]);
-                displs[q] = q * counts[q];
-                total += counts[q];
-            }
-            if (vector && !(n == 1 && CU_ALLGATHERV_SELF_NO_DISPL))
-                total = reverse_displs(n, counts, displs);
+            int reverse = vector && !(n == 1 && CU_ALLGATHERV_SELF_NO_DISPL);
+            int total = lay_out_blocks(n, p, p.recv, m, vector, reverse, bytes, counts, displs);
             long call = ++calls;
             size_t ext = cu_layout_extent(p.recv), span = (size_t)total * ext;
             unsigned char *recv = cu_guarded(span), *want = cu_guarded(span);

@@ -9,6 +9,7 @@ namespace {
 
 constexpr const char *kInter = "inter-communicators do not take MPI_IN_PLACE";
 constexpr const char *kNotRecv = "it is never the recvbuf of an allgather";
+constexpr coll::VSide kVRecv{"recvbuf", "recvcounts", "displs", "recvtype"};
 
 int check_send(const char *fn, Comm *comm, const void *sendbuf, int sendcount, MPI_Datatype sendtype) {
     if (sendbuf == MPI_IN_PLACE && !comm->inter) return MPI_SUCCESS;
@@ -46,16 +47,8 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
         return rc;
     if (int rc = check_send(fn, comm, sendbuf, sendcount, sendtype)) [[unlikely]]
         return rc;
-    const int n = coll::peers(comm);
-    if (int rc = coll::check_counts(fn, comm, recvcounts, n, "recvcounts")) [[unlikely]]
-        return rc;
-    if (int rc = coll::check_displs(fn, comm, displs, "displs")) [[unlikely]]
-        return rc;
-    if (int rc = coll::check_type(fn, comm, recvtype, "recvtype")) [[unlikely]]
-        return rc;
-    const bool data = coll::any_positive(recvcounts, n) && recvtype->size > 0;
-    if (int rc = coll::check_buffer(fn, comm, recvbuf, data, recvtype, "recvbuf", kNotRecv)) [[unlikely]]
-        return rc;
+    if (int rc = coll::check_vside(fn, comm, recvbuf, recvcounts, displs, recvtype, kVRecv, kNotRecv))
+        [[unlikely]] return rc;
     if (coll::single(comm))
         return sendbuf == MPI_IN_PLACE ? MPI_SUCCESS
                                        : coll::self_copy(fn, comm, sendbuf, sendcount, sendtype,

@@ -17,12 +17,10 @@ const char *send_rule(const Comm *comm) { return comm->inter ? kInter : nullptr;
 // Counts, displacements and buffer of one side of Alltoallv.
 int check_side(const char *fn, Comm *comm, const void *buf, const int counts[], const int displs[], MPI_Datatype type,
                bool send) {
-    const int n = coll::peers(comm);
-    if (int rc = coll::check_counts(fn, comm, counts, n, send ? "sendcounts" : "recvcounts")) return rc;
-    if (int rc = coll::check_displs(fn, comm, displs, send ? "sdispls" : "rdispls")) return rc;
-    if (int rc = coll::check_type(fn, comm, type, send ? "sendtype" : "recvtype")) return rc;
-    const bool data = coll::any_positive(counts, n) && type->size > 0;
-    return coll::check_buffer(fn, comm, buf, data, type, send ? "sendbuf" : "recvbuf", send ? send_rule(comm) : kNotRecv);
+    static constexpr coll::VSide kSend{"sendbuf", "sendcounts", "sdispls", "sendtype"};
+    static constexpr coll::VSide kRecv{"recvbuf", "recvcounts", "rdispls", "recvtype"};
+    return coll::check_vside(fn, comm, buf, counts, displs, type, send ? kSend : kRecv,
+                             send ? send_rule(comm) : kNotRecv);
 }
 
 // The same for Alltoallw (a datatype per peer).

@@ -7,11 +7,10 @@ using namespace plexus::mpi;
 extern "C" int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Bcast";
     running(fn);
-    if (int rc = coll::check_comm(fn, comm)) [[unlikely]]
+    coll::Role role;
+    if (int rc = coll::check_rooted(fn, comm, root, role)) [[unlikely]]
         return rc;
-    if (int rc = coll::check_root(fn, comm, root)) [[unlikely]]
-        return rc;
-    if (coll::role_of(comm, root) == coll::Role::Idle) return MPI_SUCCESS;
+    if (role == coll::Role::Idle) return MPI_SUCCESS;
     if (int rc = coll::check_data(fn, comm, buffer, count, datatype, "buffer", "count", "datatype",
                                   "MPI_Bcast does not take it")) [[unlikely]]
         return rc;

@@ -10,6 +10,7 @@ namespace {
 constexpr const char *kInter = "inter-communicators do not take MPI_IN_PLACE";
 constexpr const char *kRootOnly = "the gathers take it only as the root's sendbuf";
 constexpr const char *kNotRecv = "it is never the recvbuf of a gather";
+constexpr coll::VSide kVRecv{"recvbuf", "recvcounts", "displs", "recvtype"};
 
 // The send side, where it is significant.
 int check_send(const char *fn, Comm *comm, coll::Role role, const void *sendbuf, int sendcount, MPI_Datatype sendtype) {
@@ -27,11 +28,9 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Gather";
     running(fn);
-    if (int rc = coll::check_comm(fn, comm)) [[unlikely]]
+    coll::Role role;
+    if (int rc = coll::check_rooted(fn, comm, root, role)) [[unlikely]]
         return rc;
-    if (int rc = coll::check_root(fn, comm, root)) [[unlikely]]
-        return rc;
-    const coll::Role role = coll::role_of(comm, root);
     if (role == coll::Role::Idle) return MPI_SUCCESS;
     if (int rc = check_send(fn, comm, role, sendbuf, sendcount, sendtype)) [[unlikely]]
         return rc;
@@ -50,26 +49,15 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Gatherv";
     running(fn);
-    if (int rc = coll::check_comm(fn, comm)) [[unlikely]]
+    coll::Role role;
+    if (int rc = coll::check_rooted(fn, comm, root, role)) [[unlikely]]
         return rc;
-    if (int rc = coll::check_root(fn, comm, root)) [[unlikely]]
-        return rc;
-    const coll::Role role = coll::role_of(comm, root);
     if (role == coll::Role::Idle) return MPI_SUCCESS;
     if (int rc = check_send(fn, comm, role, sendbuf, sendcount, sendtype)) [[unlikely]]
         return rc;
-    if (role == coll::Role::Root) {
-        const int n = coll::peers(comm);
-        if (int rc = coll::check_counts(fn, comm, recvcounts, n, "recvcounts")) [[unlikely]]
-            return rc;
-        if (int rc = coll::check_displs(fn, comm, displs, "displs")) [[unlikely]]
-            return rc;
-        if (int rc = coll::check_type(fn, comm, recvtype, "recvtype")) [[unlikely]]
-            return rc;
-        const bool data = coll::any_positive(recvcounts, n) && recvtype->size > 0;
-        if (int rc = coll::check_buffer(fn, comm, recvbuf, data, recvtype, "recvbuf", kNotRecv)) [[unlikely]]
-            return rc;
-    }
+    if (role == coll::Role::Root)
+        if (int rc = coll::check_vside(fn, comm, recvbuf, recvcounts, displs, recvtype, kVRecv, kNotRecv))
+            [[unlikely]] return rc;
     if (coll::single(comm))
         return sendbuf == MPI_IN_PLACE ? MPI_SUCCESS
                                        : coll::self_copy(fn, comm, sendbuf, sendcount, sendtype,

@@ -24,11 +24,9 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
                MPI_Comm comm) {
     constexpr const char *fn = "MPI_Reduce";
     running(fn);
-    if (int rc = coll::check_comm(fn, comm)) [[unlikely]]
+    coll::Role role;
+    if (int rc = coll::check_rooted(fn, comm, root, role)) [[unlikely]]
         return rc;
-    if (int rc = coll::check_root(fn, comm, root)) [[unlikely]]
-        return rc;
-    const coll::Role role = coll::role_of(comm, root);
     if (role == coll::Role::Idle) return MPI_SUCCESS;
     if (int rc = check_reduction(fn, comm, count, datatype, op)) [[unlikely]]
         return rc;

@@ -10,6 +10,7 @@ namespace {
 constexpr const char *kInter = "inter-communicators do not take MPI_IN_PLACE";
 constexpr const char *kRootOnly = "the scatters take it only as the root's recvbuf";
 constexpr const char *kNotSend = "it is never the sendbuf of a scatter";
+constexpr coll::VSide kVSend{"sendbuf", "sendcounts", "displs", "sendtype"};
 
 // The receive side, where it is significant.
 int check_recv(const char *fn, Comm *comm, coll::Role role, void *recvbuf, int recvcount, MPI_Datatype recvtype) {
@@ -27,11 +28,9 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Scatter";
     running(fn);
-    if (int rc = coll::check_comm(fn, comm)) [[unlikely]]
+    coll::Role role;
+    if (int rc = coll::check_rooted(fn, comm, root, role)) [[unlikely]]
         return rc;
-    if (int rc = coll::check_root(fn, comm, root)) [[unlikely]]
-        return rc;
-    const coll::Role role = coll::role_of(comm, root);
     if (role == coll::Role::Idle) return MPI_SUCCESS;
     if (role == coll::Role::Root)
         if (int rc = coll::check_data(fn, comm, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype", kNotSend))
@@ -50,24 +49,13 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Scatterv";
     running(fn);
-    if (int rc = coll::check_comm(fn, comm)) [[unlikely]]
+    coll::Role role;
+    if (int rc = coll::check_rooted(fn, comm, root, role)) [[unlikely]]
         return rc;
-    if (int rc = coll::check_root(fn, comm, root)) [[unlikely]]
-        return rc;
-    const coll::Role role = coll::role_of(comm, root);
     if (role == coll::Role::Idle) return MPI_SUCCESS;
-    if (role == coll::Role::Root) {
-        const int n = coll::peers(comm);
-        if (int rc = coll::check_counts(fn, comm, sendcounts, n, "sendcounts")) [[unlikely]]
-            return rc;
-        if (int rc = coll::check_displs(fn, comm, displs, "displs")) [[unlikely]]
-            return rc;
-        if (int rc = coll::check_type(fn, comm, sendtype, "sendtype")) [[unlikely]]
-            return rc;
-        const bool data = coll::any_positive(sendcounts, n) && sendtype->size > 0;
-        if (int rc = coll::check_buffer(fn, comm, sendbuf, data, sendtype, "sendbuf", kNotSend)) [[unlikely]]
-            return rc;
-    }
+    if (role == coll::Role::Root)
+        if (int rc = coll::check_vside(fn, comm, sendbuf, sendcounts, displs, sendtype, kVSend, kNotSend))
+            [[unlikely]] return rc;
     if (int rc = check_recv(fn, comm, role, recvbuf, recvcount, recvtype)) [[unlikely]]
         return rc;
     if (coll::single(comm))

@@ -31,6 +31,13 @@ int check_root(const char *fn, const Comm *comm, int root) {
                          fn, root, comm_name(comm).c_str(), comm->remote_size() - 1, comm->remote_size());
 }
 
+int check_rooted(const char *fn, const Comm *comm, int root, Role &role) {
+    if (int rc = check_comm(fn, comm)) return rc;
+    if (int rc = check_root(fn, comm, root)) return rc;
+    role = role_of(comm, root);
+    return MPI_SUCCESS;
+}
+
 int check_count(const char *fn, const Comm *comm, int count, const char *arg) {
     if (count >= 0) return MPI_SUCCESS;
     return report_errorf(comm, MPI_ERR_COUNT, "%s: invalid %s %d: counts are 0 or more", fn, arg, count);
@@ -77,6 +84,16 @@ int check_counts(const char *fn, const Comm *comm, const int counts[], int n, co
 int check_displs(const char *fn, const Comm *comm, const int displs[], const char *arg) {
     if (displs) return MPI_SUCCESS;
     return report_errorf(comm, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
+}
+
+int check_vside(const char *fn, const Comm *comm, const void *buf, const int counts[], const int displs[],
+                const Datatype *type, const VSide &arg, const char *in_place_rule) {
+    const int n = peers(comm);
+    if (int rc = check_counts(fn, comm, counts, n, arg.counts)) return rc;
+    if (int rc = check_displs(fn, comm, displs, arg.displs)) return rc;
+    if (int rc = check_type(fn, comm, type, arg.type)) return rc;
+    const bool data = any_positive(counts, n) && type->size > 0;
+    return check_buffer(fn, comm, buf, data, type, arg.buf, in_place_rule);
 }
 
 int check_types(const char *fn, const Comm *comm, const MPI_Datatype types[], int n, const char *arg) {

@@ -27,6 +27,8 @@ inline Role role_of(const Comm *comm, int root) {
     if (comm->inter) return root == MPI_ROOT ? Role::Root : root == MPI_PROC_NULL ? Role::Idle : Role::Member;
     return root == comm->rank ? Role::Root : Role::Member;
 }
+// The opening every rooted collective shares: check_comm, check_root, then the caller's role.
+int check_rooted(const char *fn, const Comm *comm, int root, Role &role);
 
 // count >= 0 (MPI_ERR_COUNT), arg names it ("sendcount").
 int check_count(const char *fn, const Comm *comm, int count, const char *arg);
@@ -44,6 +46,14 @@ int check_data(const char *fn, const Comm *comm, const void *buf, int count, con
 int check_counts(const char *fn, const Comm *comm, const int counts[], int n, const char *arg);
 // A displacement array: not NULL (MPI_ERR_ARG).
 int check_displs(const char *fn, const Comm *comm, const int displs[], const char *arg);
+// One side of a v-collective (Gatherv's receive side, Scatterv's send side, Alltoallv's both):
+// peers(comm) counts, the displacements, the type, then the buffer, which holds data when some
+// count is positive. The *_arg are the argument names, in_place_rule as for check_buffer.
+struct VSide {
+    const char *buf, *counts, *displs, *type;
+};
+int check_vside(const char *fn, const Comm *comm, const void *buf, const int counts[], const int displs[],
+                const Datatype *type, const VSide &arg, const char *in_place_rule);
 // n datatypes (MPI_Alltoallw): the array not NULL (MPI_ERR_ARG), each valid (MPI_ERR_TYPE).
 int check_types(const char *fn, const Comm *comm, const MPI_Datatype types[], int n, const char *arg);
 // Whether counts[0..n) has an entry > 0.
