@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -266,4 +267,32 @@ TEST_F(OpApply, UserOpsGetTheBuffersAndTheHandle) {
     EXPECT_EQ(y[0], 11.5);
     EXPECT_EQ(y[1], 22.5);
     op_destroy(plus);
+}
+
+TEST_F(OpApply, PairsInABufferThatEndsAtTheTrueExtent) {
+    // A collective's temporary buffer for n pairs is true_extent + (n - 1) * extent bytes: the
+    // last pair has no padding after it, so the kernel must touch the members only (AddressSanitizer
+    // and valgrind see a whole-struct copy run past the allocation).
+    const Datatype &t = *MPI_DOUBLE_INT;
+    constexpr int n = 3;
+    const size_t bytes = static_cast<size_t>(t.true_extent + (n - 1) * t.extent);
+    ASSERT_LT(bytes, n * sizeof(DoubleInt));
+    auto *in = static_cast<DoubleInt *>(std::malloc(bytes));
+    auto *inout = static_cast<DoubleInt *>(std::malloc(bytes));
+    ASSERT_TRUE(in && inout);
+    for (int i = 0; i < n; ++i) {
+        in[i].value = i;
+        in[i].index = 10 + i;
+        inout[i].value = 1.0;
+        inout[i].index = 20 + i;
+    }
+    ASSERT_EQ(op_apply(*MPI_MINLOC, in, inout, n, MPI_DOUBLE_INT), MPI_SUCCESS);
+    EXPECT_EQ(inout[0].value, 0.0);
+    EXPECT_EQ(inout[0].index, 10);
+    EXPECT_EQ(inout[1].value, 1.0);  // a tie: the lower index
+    EXPECT_EQ(inout[1].index, 11);
+    EXPECT_EQ(inout[2].value, 1.0);
+    EXPECT_EQ(inout[2].index, 22);
+    std::free(in);
+    std::free(inout);
 }

@@ -80,14 +80,36 @@ struct Minloc {
     }
 };
 
+// A pair type's last item may end at its true extent, before the struct's padding (a temporary
+// buffer of count items is true_extent + (count - 1) * extent bytes): read and write the two
+// members, never the whole struct.
+template <class F, class V>
+void pair_loop(const LocPair<V> *__restrict in, LocPair<V> *__restrict inout, size_t n) {
+    const F f;
+    for (size_t i = 0; i < n; ++i) {
+        LocPair<V> a, b;
+        a.value = in[i].value;
+        a.index = in[i].index;
+        b.value = inout[i].value;
+        b.index = inout[i].index;
+        const LocPair<V> r = f(a, b);
+        inout[i].value = r.value;
+        inout[i].index = r.index;
+    }
+}
+
 template <class F, class T>
 void loop(const T *__restrict in, T *__restrict inout, size_t n) {
-    constexpr size_t kBlock = sizeof(T) >= 8 ? 8 : 64 / sizeof(T);
-    const F f;
-    size_t i = 0;
-    for (; i + kBlock <= n; i += kBlock)
-        for (size_t j = 0; j < kBlock; ++j) inout[i + j] = f(in[i + j], inout[i + j]);
-    for (; i < n; ++i) inout[i] = f(in[i], inout[i]);
+    if constexpr (is_pair<T>::value) {
+        pair_loop<F>(in, inout, n);
+    } else {
+        constexpr size_t kBlock = sizeof(T) >= 8 ? 8 : 64 / sizeof(T);
+        const F f;
+        size_t i = 0;
+        for (; i + kBlock <= n; i += kBlock)
+            for (size_t j = 0; j < kBlock; ++j) inout[i + j] = f(in[i + j], inout[i + j]);
+        for (; i < n; ++i) inout[i] = f(in[i], inout[i]);
+    }
 }
 
 template <class F, class T>
