@@ -34,19 +34,20 @@ EXTRA_DIST += bench/pt2pt/README.md bench/pt2pt/run.sh bench/pt2pt/aggregate.awk
 	bench/pt2pt/plot.sh \
 	bench/pt2pt/latency.c bench/pt2pt/bandwidth.c bench/pt2pt/msgrate.c \
 	bench/pt2pt/options.h bench/pt2pt/options.c bench/pt2pt/p2p_sync.h bench/pt2pt/p2p_sync.c \
-	bench/pt2pt/buffers.h bench/pt2pt/buffers.c bench/pt2pt/affinity.h bench/pt2pt/affinity.c
+	bench/pt2pt/buffers.h bench/pt2pt/buffers.c bench/pt2pt/affinity.h bench/pt2pt/affinity.c \
+	bench/lib/cli_numbers.h bench/lib/cli_numbers.c
 # Built by make check too (against libmpi), so that they keep compiling; run.sh builds its own
 # copies with each implementation's compiler wrapper.
 bench_pt2pt_common = bench/pt2pt/options.h bench/pt2pt/options.c bench/pt2pt/p2p_sync.h \
 	bench/pt2pt/p2p_sync.c bench/pt2pt/buffers.h bench/pt2pt/buffers.c bench/pt2pt/affinity.h \
-	bench/pt2pt/affinity.c
+	bench/pt2pt/affinity.c bench/lib/cli_numbers.h bench/lib/cli_numbers.c
 check_PROGRAMS += bench/pt2pt/latency bench/pt2pt/bandwidth bench/pt2pt/msgrate
 bench_pt2pt_latency_SOURCES = bench/pt2pt/latency.c $(bench_pt2pt_common)
 bench_pt2pt_bandwidth_SOURCES = bench/pt2pt/bandwidth.c $(bench_pt2pt_common)
 bench_pt2pt_msgrate_SOURCES = bench/pt2pt/msgrate.c $(bench_pt2pt_common)
-bench_pt2pt_latency_CPPFLAGS = $(MPI_CPPFLAGS)
-bench_pt2pt_bandwidth_CPPFLAGS = $(MPI_CPPFLAGS)
-bench_pt2pt_msgrate_CPPFLAGS = $(MPI_CPPFLAGS)
+bench_pt2pt_latency_CPPFLAGS = $(MPI_CPPFLAGS) -I$(top_srcdir)/bench/lib
+bench_pt2pt_bandwidth_CPPFLAGS = $(MPI_CPPFLAGS) -I$(top_srcdir)/bench/lib
+bench_pt2pt_msgrate_CPPFLAGS = $(MPI_CPPFLAGS) -I$(top_srcdir)/bench/lib
 bench_pt2pt_latency_LDADD = framework/mpi/libmpi.la
 bench_pt2pt_bandwidth_LDADD = framework/mpi/libmpi.la
 bench_pt2pt_msgrate_LDADD = framework/mpi/libmpi.la

@@ -2,8 +2,8 @@
 #include "coll_options.h"
 
 #include "collectives.h"
+#include "cli_numbers.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,21 +21,8 @@ static int complain(int rank, const char *what, const char *value) {
     return -1;
 }
 
-/* A count up to 64 MiB; a trailing k or M multiplies by 1024 or 1024*1024. */
-static int parse_count(const char *text, size_t *out) {
-    if (!text || !*text || *text == '-') return -1;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || end == text) return -1;
-    if (*end == 'k' || *end == 'K')
-        v <<= 10, end++;
-    else if (*end == 'M')
-        v <<= 20, end++;
-    if (*end || v > (64ull << 20)) return -1;
-    *out = (size_t)v;
-    return 0;
-}
+/* Sizes up to 64 MiB. */
+static int parse_count(const char *text, size_t *out) { return cli_parse_count(text, 64ull << 20, out); }
 
 static int parse_int(const char *text, int min, int *out) {
     size_t v;
@@ -44,15 +31,7 @@ static int parse_int(const char *text, int min, int *out) {
     return 0;
 }
 
-static int parse_seconds(const char *text, double *out) {
-    if (!text) return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end || !(v > 0 && v <= 600)) return -1;
-    *out = v;
-    return 0;
-}
+static int parse_seconds(const char *text, double *out) { return cli_parse_seconds(text, 600, out); }
 
 static int parse_sizes(const char *text, coll_options *opt) {
     char copy[1024];

@@ -9,8 +9,8 @@ check_PROGRAMS += bench/coll/coll_bench
 bench_coll_coll_bench_SOURCES = bench/coll/coll_bench.c bench/coll/coll_options.h \
 	bench/coll/coll_options.c bench/coll/collectives.h bench/coll/collectives.c \
 	bench/pt2pt/buffers.h bench/pt2pt/buffers.c bench/pt2pt/affinity.h bench/pt2pt/affinity.c \
-	bench/pt2pt/p2p_sync.h bench/pt2pt/p2p_sync.c
-bench_coll_coll_bench_CPPFLAGS = $(MPI_CPPFLAGS)
+	bench/pt2pt/p2p_sync.h bench/pt2pt/p2p_sync.c bench/lib/cli_numbers.h bench/lib/cli_numbers.c
+bench_coll_coll_bench_CPPFLAGS = $(MPI_CPPFLAGS) -I$(top_srcdir)/bench/lib
 bench_coll_coll_bench_LDADD = framework/mpi/libmpi.la
 bench_coll_plexus = framework/mpi/libmpi.la tools/mpicc/mpicc-build-tree
 if HAVE_PMIX

@@ -76,6 +76,7 @@ build_program() {
   mkdir -p "$work/$impl"
   # shellcheck disable=SC2086
   if ! ${cc_pre[$impl]} -O2 -o "$work/$impl/coll_bench" "$here/coll_bench.c" "$here/coll_options.c" \
+       -I"$srcdir/bench/lib" "$srcdir/bench/lib/cli_numbers.c" \
        "$here/collectives.c" "$srcdir/bench/pt2pt/buffers.c" "$srcdir/bench/pt2pt/affinity.c" \
        "$srcdir/bench/pt2pt/p2p_sync.c" ${cc_post[$impl]} >"$log" 2>&1; then
     skipped[$impl]="building coll_bench failed: $(grep -m1 -iE 'error|undefined' "$log" || tail -n1 "$log") (log: $log)"

@@ -5,8 +5,8 @@
 #   make bench-datatype BENCH_DATATYPE_FLAGS="--quick --impl plexus,openmpi"
 EXTRA_DIST += bench/datatype/README.md bench/datatype/run.sh bench/datatype/pack_bench.c
 check_PROGRAMS += bench/datatype/pack_bench
-bench_datatype_pack_bench_SOURCES = bench/datatype/pack_bench.c
-bench_datatype_pack_bench_CPPFLAGS = $(MPI_CPPFLAGS)
+bench_datatype_pack_bench_SOURCES = bench/datatype/pack_bench.c bench/lib/cli_numbers.h bench/lib/cli_numbers.c
+bench_datatype_pack_bench_CPPFLAGS = $(MPI_CPPFLAGS) -I$(top_srcdir)/bench/lib
 bench_datatype_pack_bench_LDADD = framework/mpi/libmpi.la
 bench_datatype_plexus = framework/mpi/libmpi.la tools/mpicc/mpicc-build-tree
 if HAVE_PMIX

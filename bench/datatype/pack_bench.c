@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_numbers.h"
+
 static int rank, nranks;
 
 static void die(const char *what)
@@ -267,6 +269,20 @@ static void bench_one(const char *kind, size_t bytes, int runs)
     free(times);
 }
 
+/* A positive count up to max (k/M suffixes), or the run ends saying which option was wrong: a
+ * size of 0 would make the size loop below run forever. */
+static size_t size_arg(const char *option, const char *text, size_t max)
+{
+    size_t v = 0;
+    if (cli_parse_count(text, max, &v) || v == 0) {
+        char why[256];
+        snprintf(why, sizeof why, "%s: '%s' is not a number from 1 to %zu (k and M suffixes allowed)", option, text,
+                 max);
+        die(why);
+    }
+    return v;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -279,11 +295,11 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--quick") == 0)
             quick = 1;
         else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
-            runs = atoi(argv[++i]);
+            runs = (int)size_arg("--runs", argv[++i], 1000);
         else if (strcmp(argv[i], "--max-size") == 0 && i + 1 < argc)
-            max_size = strtoull(argv[++i], NULL, 0);
+            max_size = size_arg("--max-size", argv[++i], (size_t)1 << 30);
         else if (strcmp(argv[i], "--min-size") == 0 && i + 1 < argc)
-            min_size = strtoull(argv[++i], NULL, 0);
+            min_size = size_arg("--min-size", argv[++i], (size_t)1 << 30);
         else if (strcmp(argv[i], "--types") == 0 && i + 1 < argc)
             types = argv[++i];
         else

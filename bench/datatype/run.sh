@@ -51,7 +51,7 @@ prepare() {
   local log="$results/raw/build-$impl.log"
   mkdir -p "$work/$impl"
   # shellcheck disable=SC2086
-  if ! ${cc_pre[$impl]} -O2 -o "$work/$impl/pack_bench" "$here/pack_bench.c" ${cc_post[$impl]} >"$log" 2>&1; then
+  if ! ${cc_pre[$impl]} -O2 -o "$work/$impl/pack_bench" "$here/pack_bench.c" -I"$srcdir/bench/lib" "$srcdir/bench/lib/cli_numbers.c" ${cc_post[$impl]} >"$log" 2>&1; then
     skipped[$impl]="building pack_bench failed: $(grep -m1 -i error "$log" || tail -n1 "$log") (log: $log)"
   fi
 }

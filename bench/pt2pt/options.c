@@ -1,10 +1,10 @@
 /* Command-line options shared by the point-to-point benchmarks. Parsed by hand rather than with
  * getopt_long so that the three MPI implementations' argv handling cannot interfere. */
 #include "options.h"
+#include "cli_numbers.h"
 
 #include <mpi.h>
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,22 +19,8 @@ static int complain(int rank, const char *what, const char *value) {
     return -1;
 }
 
-/* A non-negative integer up to 1 GiB (message sizes are passed to MPI as int); a trailing k or M
- * multiplies by 1024 or 1024*1024. */
-static int parse_count(const char *text, size_t *out) {
-    if (!text || !*text || *text == '-') return -1;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || end == text) return -1;
-    if (*end == 'k' || *end == 'K')
-        v <<= 10, end++;
-    else if (*end == 'M')
-        v <<= 20, end++;
-    if (*end || v > (1ull << 30)) return -1;
-    *out = (size_t)v;
-    return 0;
-}
+/* Sizes up to 1 GiB: messages are passed to MPI as int. */
+static int parse_count(const char *text, size_t *out) { return cli_parse_count(text, 1ull << 30, out); }
 
 static int parse_int(const char *text, int min, int *out) {
     size_t v;
@@ -43,15 +29,7 @@ static int parse_int(const char *text, int min, int *out) {
     return 0;
 }
 
-static int parse_seconds(const char *text, double *out) {
-    if (!text) return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end || !(v > 0 && v <= 3600)) return -1;
-    *out = v;
-    return 0;
-}
+static int parse_seconds(const char *text, double *out) { return cli_parse_seconds(text, 3600, out); }
 
 void pt2pt_powers_of_two(size_t max_size, pt2pt_options *opt) {
     opt->nsizes = 0;

@@ -71,6 +71,7 @@ build_programs() {
   for prog in latency bandwidth msgrate; do
     # shellcheck disable=SC2086
     if ! ${cc_pre[$impl]} -O2 -o "$work/$impl/$prog" "$here/$prog.c" "$here/options.c" \
+         -I"$srcdir/bench/lib" "$srcdir/bench/lib/cli_numbers.c" \
          "$here/p2p_sync.c" "$here/buffers.c" "$here/affinity.c" ${cc_post[$impl]} >>"$log" 2>&1; then
       skipped[$impl]="building $prog failed: $(grep -m1 -i error "$log" || tail -n1 "$log") (log: $log)"
       return

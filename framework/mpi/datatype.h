@@ -90,6 +90,13 @@ const PredefinedType *predefined_types(size_t *count);
 // Packed bytes of count items (count >= 0; at most INT_MAX * 32, no overflow).
 inline size_t packed_bytes(const Datatype *t, int count) { return t->size * static_cast<size_t>(count); }
 
+// The first byte of buf's data under a contiguous type. Integer arithmetic: buf may be
+// MPI_BOTTOM (NULL) with lb an absolute address, where pointer arithmetic would be undefined.
+template <class T>
+inline T *data_start(T *buf, const Datatype &t) {
+    return reinterpret_cast<T *>(reinterpret_cast<uintptr_t>(buf) + static_cast<uintptr_t>(t.lb));
+}
+
 // Copies count items at src (laid out by t) into dst, packed (count * t->size bytes). src may be
 // MPI_BOTTOM (NULL) for types of absolute addresses.
 void pack(const Datatype &t, const void *src, int count, void *dst);

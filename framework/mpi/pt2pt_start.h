@@ -44,8 +44,7 @@ inline int start_prepared(MpiState &s, Request *r, const char *function) {
 inline int start(MpiState &s, Request *r, const char *function) {
     const Datatype *t = r->datatype;
     if (t->contiguous) [[likely]] {
-        // Integer arithmetic: user_buf may be MPI_BOTTOM (NULL) with lb an absolute address.
-        r->buf = reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(r->user_buf) + static_cast<uintptr_t>(t->lb));
+        r->buf = const_cast<void *>(data_start(r->user_buf, *t));
         r->bytes = packed_bytes(t, r->count);
     } else if (r->peer != MPI_PROC_NULL) {
         if (int rc = prepare_packed(r, function)) return rc;

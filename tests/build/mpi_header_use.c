@@ -386,11 +386,16 @@ static void check_collectives(void) {
     OK(MPI_Barrier(c));
     OK(MPI_Bcast(in, 2, MPI_INT, 0, c));
     for (i = 0; i < (int)(sizeof ops / sizeof ops[0]); ++i) {
+        out[0] = out[1] = 0; /* a Reduce that wrote nothing must not pass on the last one's result */
         OK(MPI_Reduce(in, out, 2, MPI_INT, ops[i], 0, c));
         CHECK(out[0] == 3 && out[1] == 4);
     }
     OK(MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, c));
     OK(MPI_Allreduce(MPI_IN_PLACE, out, 2, MPI_INT, MPI_SUM, c));
+    CHECK(out[0] == 3 && out[1] == 4);
+    out[0] = out[1] = 0;
+    OK(MPI_Alltoall(in, 2, MPI_INT, out, 2, MPI_INT, c));
+    CHECK(out[0] == 3 && out[1] == 4);
     OK(MPI_Reduce(&pair, &best, 1, MPI_DOUBLE_INT, MPI_MAXLOC, 0, c));
     OK(MPI_Reduce(&pair, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, 0, c));
     CHECK(best.v == 2.5 && best.i == 0);
@@ -405,6 +410,7 @@ static void check_collectives(void) {
     OK(MPI_Alltoallw(in, counts, displs, types, out, counts, displs, types, c));
     OK(MPI_Reduce_scatter(in, out, counts, MPI_INT, MPI_SUM, c));
     OK(MPI_Reduce_scatter_block(in, out, 2, MPI_INT, MPI_SUM, c));
+    out[0] = out[1] = 0;
     OK(MPI_Scan(in, out, 2, MPI_INT, MPI_SUM, c));
     CHECK(out[0] == 3 && out[1] == 4);
     OK(MPI_Exscan(in, out, 2, MPI_INT, MPI_SUM, c));

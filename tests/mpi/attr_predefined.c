@@ -55,6 +55,9 @@ static void check_world(void)
 #endif
     int appnum = GET_INT(MPI_COMM_WORLD, MPI_APPNUM, &flag);
     CHECK(!flag || appnum == 0, "MPI_APPNUM: %d, expected 0", appnum);
+#ifdef PLEXUS_MPI
+    CHECK_EQ(flag, 1); /* a launched job always knows its application number */
+#endif
     int last = GET_INT(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &flag);
     CHECK(flag && last >= MPI_ERR_LASTCODE, "MPI_LASTUSEDCODE: flag %d, value %d < MPI_ERR_LASTCODE %d", flag,
           last, MPI_ERR_LASTCODE);

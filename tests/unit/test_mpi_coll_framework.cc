@@ -13,7 +13,7 @@
 #include "mca/mca_core.h"
 #include "mca/output.h"
 #include "mpi/coll/coll_chains.h"
-#include "mpi/coll/coll_copy.h"
+#include "mpi/datatype/typed_copy.h"
 #include "mpi/coll/coll_dispatch.h"
 #include "mpi/coll/coll_handles.h"
 #include "mpi/coll/coll_state.h"

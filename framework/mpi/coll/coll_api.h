@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "mpi/coll/coll_checks.h"
-#include "mpi/coll/coll_copy.h"
+#include "mpi/datatype/typed_copy.h"
 #include "mpi/coll/coll_dispatch.h"
 #include "mpi/coll/coll_handles.h"
 #include "mpi/mpi_state.h"

@@ -5,7 +5,7 @@
 
 #include "mca/output.h"
 #include "mpi/arg_check.h"
-#include "mpi/coll/coll_copy.h"
+#include "mpi/datatype/typed_copy.h"
 #include "mpi/coll/coll_dispatch.h"
 #include "mpi/coll/coll_handles.h"
 #include "mpi/coll/coll_tags.h"

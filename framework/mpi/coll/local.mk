@@ -1,12 +1,10 @@
 # framework/mpi/coll/: the COLL framework inside the MPI layer (docs/collectives.md): per-
 # communicator selection and dispatch chains, the services coll components call, and the MPI
-# collective calls. The pure parts (chain building, tag mapping, typed local copies, argument
-# checks) go to libmpi_base so that unit tests link them; selection, dispatch and the services
+# collective calls. The pure parts (chain building, tag mapping, argument checks) go to libmpi_base so that unit tests link them; selection, dispatch and the services
 # need MpiState and the PML and go to libmpi, with the API files.
 framework_mpi_libmpi_base_la_SOURCES += \
 	framework/mpi/coll/coll_tags.h \
 	framework/mpi/coll/coll_chains.h framework/mpi/coll/coll_chains.cc \
-	framework/mpi/coll/coll_copy.h framework/mpi/coll/coll_copy.cc \
 	framework/mpi/coll/coll_checks.h framework/mpi/coll/coll_checks.cc
 framework_mpi_libmpi_la_SOURCES += \
 	framework/mpi/coll/coll_handles.h \

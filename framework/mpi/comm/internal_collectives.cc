@@ -1,5 +1,5 @@
-// Binomial trees over the PML with the library's tags. Requests live on the stack: every
-// function waits for its operations before it returns.
+// Binomial trees and dissemination rounds over the PML with the library's tags. Requests live on
+// the stack: every function waits for its operations before it returns.
 #include "mpi/comm/internal_collectives.h"
 
 #include <algorithm>
@@ -75,14 +75,6 @@ int shift(Comm *comm, int dest, int source, int tag, const void *out, size_t out
     s.pml().wait_until([&] { return rr.complete && sr.complete; });
     if (int rc = outcome(sr, out_bytes)) return rc;
     return outcome(rr, in_bytes);
-}
-
-int barrier(Comm *comm) {
-    // Dissemination: round k, tell rank + 2^k and hear from rank - 2^k.
-    const int p = comm->size(), me = comm->rank;
-    for (int dist = 1; dist < p; dist <<= 1)
-        if (int rc = shift(comm, (me + dist) % p, (me - dist + p) % p, tags::kBarrier, nullptr, 0, nullptr, 0)) return rc;
-    return MPI_SUCCESS;
 }
 
 int bcast(Comm *comm, void *buf, size_t bytes, int root) {

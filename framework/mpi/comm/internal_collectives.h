@@ -29,7 +29,6 @@ int sendrecv(Comm *comm, int peer, int tag, const void *out, size_t out_bytes, v
 // Send to dest and receive from source at once.
 int shift(Comm *comm, int dest, int source, int tag, const void *out, size_t out_bytes, void *in, size_t in_bytes);
 
-int barrier(Comm *comm);
 int bcast(Comm *comm, void *buf, size_t bytes, int root);
 // A vector whose size only root knows.
 int bcast_vector(Comm *comm, std::vector<uint32_t> *v, int root);

@@ -12,7 +12,7 @@ namespace plexus::mpi::tags {
 constexpr int kCommFirst = -2;
 constexpr int kCommLast = -16;
 
-constexpr int kBarrier = -2;
+// -2 is free (kept in the range for a future barrier of construction).
 constexpr int kBcast = -3;
 constexpr int kGather = -4;
 constexpr int kReduce = -5;

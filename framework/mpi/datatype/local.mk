@@ -8,6 +8,7 @@ framework_mpi_libmpi_base_la_SOURCES += \
 	framework/mpi/datatype/loop.h framework/mpi/datatype/loop_copy.cc framework/mpi/datatype/copy_small.h \
 	framework/mpi/datatype/loop_build.h framework/mpi/datatype/loop_build.cc \
 	framework/mpi/datatype/elements.cc framework/mpi/datatype/request_hold.cc \
+	framework/mpi/datatype/typed_copy.h framework/mpi/datatype/typed_copy.cc \
 	framework/mpi/datatype/type_args.h framework/mpi/datatype/type_args.cc
 # The C API of datatypes, one family per file (datatype_queries.cc is listed in framework/mpi/local.mk).
 framework_mpi_libmpi_la_SOURCES += \

@@ -1,24 +1,17 @@
 // Typed local copies: straight memmove between contiguous layouts, one pack or unpack when one
 // side is contiguous, and a bounded staging buffer walked with the byte-range cursor otherwise
 // (so a copy of gigabytes never allocates more than kStage bytes).
-#include "mpi/coll/coll_copy.h"
+#include "mpi/datatype/typed_copy.h"
 
 #include <algorithm>
-#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
 
-namespace plexus::mpi::coll {
+namespace plexus::mpi {
 namespace {
 
 constexpr size_t kStage = 64 * 1024;
-
-// The first byte of a contiguous layout. Integer arithmetic: buf may be MPI_BOTTOM (NULL).
-template <class T>
-T *data_start(T *buf, const Datatype &t) {
-    return reinterpret_cast<T *>(reinterpret_cast<uintptr_t>(buf) + static_cast<uintptr_t>(t.lb));
-}
 
 }  // namespace
 
@@ -48,4 +41,4 @@ int typed_copy(const void *src, int src_count, const Datatype &src_type, void *d
     return sent > room ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 }
 
-}  // namespace plexus::mpi::coll
+}  // namespace plexus::mpi
