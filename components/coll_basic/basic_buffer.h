@@ -5,10 +5,10 @@
 
 #include <cstddef>
 #include <cstring>
-#include <memory>
-#include <new>
 
 #include <plexus/coll.h>
+
+#include "basic_scratch.h"
 
 namespace plexus::coll_basic {
 
@@ -33,34 +33,32 @@ struct Layout {
 // Asks the services; rc is the error class on failure.
 int get_layout(const plexus_coll_services_t *svc, plexus_coll_dtype_t *type, Layout *out);
 
-// A temporary for n items of a layout. data() is the address to give the services (its first item);
-// it is null when n is 0 (then nothing may be read or written through it anyway).
+// A temporary for n items of a layout, from the scratch cache (basic_scratch.h) and given back to
+// it when the buffer goes. data() is the address to give the services (its first item); it is null
+// when n is 0 (then nothing may be read or written through it anyway).
 class TempBuffer {
 public:
     TempBuffer() = default;
+    ~TempBuffer() { scratch_release(block_); }
+    TempBuffer(const TempBuffer &) = delete;
+    TempBuffer &operator=(const TempBuffer &) = delete;
     // false when the memory could not be allocated.
     bool allocate(const Layout &layout, long n) {
-        const size_t bytes = layout.span(n);
-        if (bytes == 0) {
-            storage_.reset();
-            data_ = nullptr;
-            return true;
-        }
-        storage_.reset(new (std::nothrow) char[bytes]);
-        if (!storage_) return false;
-        data_ = storage_.get() - layout.true_lb;
+        if (!allocate_bytes(layout.span(n))) return false;
+        if (data_) data_ -= layout.true_lb;
         return true;
     }
     // Raw bytes (no datatype shift).
     bool allocate_bytes(size_t bytes) {
-        storage_.reset(bytes ? new (std::nothrow) char[bytes] : nullptr);
-        data_ = storage_.get();
-        return bytes == 0 || storage_ != nullptr;
+        scratch_release(block_);
+        block_ = scratch_acquire(bytes);
+        data_ = block_.data;
+        return bytes == 0 || data_ != nullptr;
     }
     char *data() const { return data_; }
 
 private:
-    std::unique_ptr<char[]> storage_;
+    ScratchBlock block_;
     char *data_ = nullptr;
 };
 

@@ -8,6 +8,7 @@
 
 #include "basic_module.h"
 #include "basic_params.h"
+#include "basic_scratch.h"
 
 PLEXUS_DECLARE_COMPONENT(coll, basic);
 
@@ -26,7 +27,11 @@ int basic_open(const plexus_host_api_t *host, plexus_reason_t *) {
     return PLEXUS_SUCCESS;
 }
 
-int basic_close() { return PLEXUS_SUCCESS; }
+// MPI_Finalize: the temporaries cached for later calls go.
+int basic_close() {
+    plexus::coll_basic::scratch_trim();
+    return PLEXUS_SUCCESS;
+}
 
 // coll_basic_priority (registered by the core for every component) also sets the priority of each
 // function, which is what the per-function chains are ordered by.

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "basic_scratch.h"
+
 namespace plexus::coll_basic {
 namespace {
 
@@ -21,6 +23,7 @@ struct Storage {
     uint64_t alltoall_large = kDefaultAlltoallLarge;
     uint64_t gather_large = kDefaultGatherLarge;
     uint64_t scatter_large = kDefaultScatterLarge;
+    uint64_t scratch_keep = kDefaultScratchKeep;
 };
 
 Params defaults() {
@@ -128,6 +131,11 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                   "Scatter blocks (bytes each process receives) of at least this many bytes are sent by "
                   "the root one by one (linear) instead of along a binomial tree. Default 8k.",
                   &g_storage.scatter_large),
+        desc("scratch_keep_bytes", PLEXUS_PARAM_SIZE, "64m",
+             "Bytes of temporaries (the scratch buffers of reductions, Bruck, in-place copies) each "
+             "thread keeps between collective calls instead of freeing and allocating them again; "
+             "a larger temporary is freed after its call, 0 keeps none. Default 64m.",
+             6, &g_storage.scratch_keep),
     };
     for (const auto &d : all)
         if (int rc = host->param_register(self, &d); rc != PLEXUS_SUCCESS) return rc;
@@ -138,6 +146,7 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
     g_params.alltoall_large = clamp_long(g_storage.alltoall_large);
     g_params.gather_large = clamp_long(g_storage.gather_large);
     g_params.scatter_large = clamp_long(g_storage.scatter_large);
+    set_scratch_keep(g_storage.scratch_keep);
     return PLEXUS_SUCCESS;
 }
 

@@ -32,6 +32,7 @@ inline constexpr long kDefaultAllgatherLarge = 256 * 1024;
 inline constexpr long kDefaultAlltoallLarge = 1024;
 inline constexpr long kDefaultGatherLarge = 1024;
 inline constexpr long kDefaultScatterLarge = 8 * 1024;
+inline constexpr long kDefaultScratchKeep = 64l * 1024 * 1024;
 
 // Registers every parameter; the effective values land in the process-wide parameters.
 int register_params(const plexus_host_api_t *host, const plexus_component_t *self);

@@ -6,6 +6,7 @@ COLL_BASIC_SOURCES = \
 	components/coll_basic/basic_params.h components/coll_basic/basic_params.cc \
 	components/coll_basic/basic_schedule.h components/coll_basic/basic_schedule.cc \
 	components/coll_basic/basic_buffer.h components/coll_basic/basic_tags.h \
+	components/coll_basic/basic_scratch.h components/coll_basic/basic_scratch.cc \
 	components/coll_basic/basic_intra.h components/coll_basic/intra_context.cc \
 	components/coll_basic/intra_halving.cc components/coll_basic/intra_barrier.cc \
 	components/coll_basic/intra_bcast.cc components/coll_basic/intra_reduce.cc \

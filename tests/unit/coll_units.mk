@@ -3,10 +3,12 @@
 # coll_basic (C3): the schedule arithmetic, and the intra-communicator algorithms over a fake MPI
 # layer (coll_basic_fake.h: one thread per rank), compiled from the component's own sources.
 if HAVE_GTEST
-coll_basic_unit_tests = tests/unit/test_coll_basic_schedule tests/unit/test_coll_basic_intra
+coll_basic_unit_tests = tests/unit/test_coll_basic_schedule tests/unit/test_coll_basic_intra \
+	tests/unit/test_coll_basic_scratch
 check_PROGRAMS += $(coll_basic_unit_tests)
 TESTS += $(coll_basic_unit_tests)
 COLL_BASIC_INTRA_SOURCES = components/coll_basic/basic_schedule.cc components/coll_basic/basic_params.cc \
+	components/coll_basic/basic_scratch.cc \
 	components/coll_basic/intra_context.cc components/coll_basic/intra_halving.cc \
 	components/coll_basic/intra_barrier.cc components/coll_basic/intra_bcast.cc \
 	components/coll_basic/intra_reduce.cc components/coll_basic/intra_allreduce.cc \
@@ -17,6 +19,9 @@ COLL_BASIC_INTRA_SOURCES = components/coll_basic/basic_schedule.cc components/co
 tests_unit_test_coll_basic_schedule_SOURCES = tests/unit/test_coll_basic_schedule.cc \
 	components/coll_basic/basic_schedule.cc
 tests_unit_test_coll_basic_schedule_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_unit_test_coll_basic_scratch_SOURCES = tests/unit/test_coll_basic_scratch.cc \
+	components/coll_basic/basic_scratch.cc
+tests_unit_test_coll_basic_scratch_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_unit_test_coll_basic_intra_SOURCES = tests/unit/test_coll_basic_intra.cc $(COLL_BASIC_INTRA_SOURCES)
 tests_unit_test_coll_basic_intra_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_unit_test_coll_basic_intra_LDADD = $(LDADD) -lpthread
