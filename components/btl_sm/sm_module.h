@@ -108,6 +108,7 @@ private:
     void maybe_unlink();
     bool create_segment(plexus_reason_t *why);
     void fill_api();
+    uint64_t single_copy_threshold_for(uint32_t local_size) const;
 
     // ---- hot: progress and send ----
     std::vector<InBox> in_boxes_;
@@ -134,6 +135,7 @@ private:
     uint32_t rank_ = 0;
     uint32_t expected_attachers_ = 0;
     bool cma_ = false;  // single_copy=cma and the kernel allows it
+    uint64_t rdma_threshold_ = 0;  // single_copy_threshold, or lower on an oversubscribed node
     bool cma_failure_logged_ = false;
     bool progress_registered_ = false;
     volatile uint64_t probe_word_ = 0;

@@ -24,6 +24,10 @@ int basic_register(const plexus_host_api_t *host, const plexus_component_t *self
 
 int basic_open(const plexus_host_api_t *host, plexus_reason_t *) {
     g_host = host;
+    plexus_job_info_t job{};
+    job.struct_size = sizeof job;
+    const bool known = host->minor >= 1 && host->job_info && host->job_info(&job) == PLEXUS_SUCCESS;
+    plexus::coll_basic::decide_oversubscribed(known ? job.local_size : 1);
     return PLEXUS_SUCCESS;
 }
 

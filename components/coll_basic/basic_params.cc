@@ -1,5 +1,7 @@
 #include "basic_params.h"
 
+#include <unistd.h>
+
 #include <cstdint>
 
 #include "basic_scratch.h"
@@ -8,11 +10,12 @@ namespace plexus::coll_basic {
 namespace {
 
 constexpr const char *kBarrierValues[] = {"auto", "dissemination", nullptr};
-constexpr const char *kBcastValues[] = {"auto", "binomial", "scatter_allgather", nullptr};
+constexpr const char *kBcastValues[] = {"auto", "binomial", "scatter_allgather", "linear", nullptr};
 constexpr const char *kReduceValues[] = {"auto", "binomial", "reduce_scatter_gather", nullptr};
 constexpr const char *kAllreduceValues[] = {"auto", "recursive_doubling", "rabenseifner", "ring", nullptr};
-constexpr const char *kAllgatherValues[] = {"auto", "recursive_doubling", "ring", "bruck", nullptr};
-constexpr const char *kAlltoallValues[] = {"auto", "bruck", "pairwise", nullptr};
+constexpr const char *kAllgatherValues[] = {"auto", "recursive_doubling", "ring", "bruck", "linear", nullptr};
+constexpr const char *kOversubscribedValues[] = {"auto", "no", "yes", nullptr};
+constexpr const char *kAlltoallValues[] = {"auto", "bruck", "pairwise", "linear", nullptr};
 
 // What the core writes at registration (SIZE parameters are uint64_t), copied into g_params.
 struct Storage {
@@ -39,6 +42,7 @@ Params defaults() {
 }
 
 Params g_params = defaults();
+int g_oversubscribed = kOversubscribedAuto;
 Storage g_storage;
 
 plexus_param_desc_t desc(const char *name, plexus_param_type_t type, const char *def, const char *help,
@@ -77,9 +81,10 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    &g_params.barrier_algorithm),
         enumerated("bcast_algorithm", kBcastValues,
                    "Bcast algorithm: binomial (tree), scatter_allgather (binomial scatter + ring "
-                   "allgather of the packed bytes, van de Geijn); auto uses scatter_allgather from "
-                   "coll_basic_bcast_large_bytes on (communicators of more than 2 processes). "
-                   "Default auto.",
+                   "allgather of the packed bytes, van de Geijn), linear (the root sends to every "
+                   "process); auto uses scatter_allgather from coll_basic_bcast_large_bytes on "
+                   "(communicators of more than 2 processes), below it binomial, or linear on an "
+                   "oversubscribed node. Default auto.",
                    &g_params.bcast_algorithm),
         enumerated("reduce_algorithm", kReduceValues,
                    "Reduce algorithm: binomial (tree; keeps the operand order of non-commutative "
@@ -96,13 +101,24 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    &g_params.allreduce_algorithm),
         enumerated("allgather_algorithm", kAllgatherValues,
                    "Allgather algorithm: recursive_doubling (power-of-two sizes; others use bruck), "
-                   "ring, bruck; auto uses recursive_doubling or bruck below "
-                   "coll_basic_allgather_large_bytes and ring from it on. Default auto.",
+                   "ring, bruck, linear (every block sent to every process at once); auto uses "
+                   "recursive_doubling or bruck below coll_basic_allgather_large_bytes and ring from "
+                   "it on, linear on an oversubscribed node (also for Allgatherv). Default auto.",
                    &g_params.allgather_algorithm),
         enumerated("alltoall_algorithm", kAlltoallValues,
                    "Alltoall algorithm: bruck (log2 p rounds, blocks forwarded), pairwise (p - 1 "
-                   "exchanges); auto uses pairwise from coll_basic_alltoall_large_bytes on. Default auto.",
+                   "exchanges), linear (every exchange posted at once); auto uses pairwise from "
+                   "coll_basic_alltoall_large_bytes on, linear there on an oversubscribed node. "
+                   "Default auto.",
                    &g_params.alltoall_algorithm),
+        enumerated("node_oversubscribed", kOversubscribedValues,
+                   "Whether auto's choices assume more ranks than CPUs on this node, where a process "
+                   "waiting for a relay waits to be scheduled, so the algorithms without relays win "
+                   "(linear bcast below coll_basic_bcast_large_bytes, linear allgather and "
+                   "allgatherv from coll_basic_allgather_large_bytes on, linear alltoall from "
+                   "coll_basic_alltoall_large_bytes on): auto compares the job's ranks on this node "
+                   "with the CPUs online. Default auto.",
+                   &g_oversubscribed),
         threshold("bcast_large_bytes", "4m",
                   "Bcast messages (count * type size) of at least this many bytes use scatter_allgather "
                   "under auto. Default 4m.",
@@ -151,5 +167,11 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
 }
 
 const Params &params() { return g_params; }
+
+void decide_oversubscribed(uint32_t local_size) {
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    g_params.oversubscribed = g_oversubscribed == kOversubscribedYes ||
+                              (g_oversubscribed == kOversubscribedAuto && cpus > 0 && local_size > cpus);
+}
 
 }  // namespace plexus::coll_basic

@@ -12,7 +12,7 @@ namespace plexus::coll_basic {
 
 // Index in each parameter's enum values; 0 is always "auto".
 enum BarrierAlgorithm : int { kBarrierAuto = 0, kBarrierDissemination };
-enum BcastAlgorithm : int { kBcastAuto = 0, kBcastBinomial, kBcastScatterAllgather };
+enum BcastAlgorithm : int { kBcastAuto = 0, kBcastBinomial, kBcastScatterAllgather, kBcastLinear };
 enum ReduceAlgorithm : int { kReduceAuto = 0, kReduceBinomial, kReduceScatterGather };
 enum AllreduceAlgorithm : int {
     kAllreduceAuto = 0,
@@ -20,8 +20,15 @@ enum AllreduceAlgorithm : int {
     kAllreduceRabenseifner,
     kAllreduceRing
 };
-enum AllgatherAlgorithm : int { kAllgatherAuto = 0, kAllgatherRecursiveDoubling, kAllgatherRing, kAllgatherBruck };
-enum AlltoallAlgorithm : int { kAlltoallAuto = 0, kAlltoallBruck, kAlltoallPairwise };
+enum AllgatherAlgorithm : int {
+    kAllgatherAuto = 0,
+    kAllgatherRecursiveDoubling,
+    kAllgatherRing,
+    kAllgatherBruck,
+    kAllgatherLinear
+};
+enum Oversubscribed : int { kOversubscribedAuto = 0, kOversubscribedNo, kOversubscribedYes };
+enum AlltoallAlgorithm : int { kAlltoallAuto = 0, kAlltoallBruck, kAlltoallPairwise, kAlltoallLinear };
 
 // Defaults (bytes of the whole vector: count * type size; for allgather and alltoall the bytes one
 // process contributes to one peer times the communicator size). Measured: see README.md.
@@ -39,5 +46,9 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
 
 // The values registered (the defaults until register_params ran).
 const Params &params();
+
+// Decides Params::oversubscribed at open: coll_basic_node_oversubscribed, or under auto whether
+// this node runs more ranks of the job (local_size) than it has CPUs online.
+void decide_oversubscribed(uint32_t local_size);
 
 }  // namespace plexus::coll_basic

@@ -3,7 +3,9 @@
 // - recursive doubling (power-of-two sizes): log2 p exchanges, each doubling the blocks held;
 // - Bruck: ceil(log2 p) steps for any size, in a rotated copy undone at the end;
 // - ring: p - 1 steps passing one block to the right, bandwidth-optimal for large blocks
-//   (and the algorithm of Allgatherv, whose blocks differ in size).
+//   (and the algorithm of Allgatherv, whose blocks differ in size);
+// - linear: every block sent to every peer at once, for nodes with more ranks than cores (large
+//   blocks, and Allgatherv there).
 #include <vector>
 
 #include "basic_functions.h"
@@ -41,6 +43,22 @@ int allgather_bruck(const Ctx &c, char *recvbuf, int rc, const Layout &l) {
     return c.copy(l.at(t, static_cast<long>(n - r) * rc), recvbuf, r * rc, l.type);
 }
 
+// Every block sent to every peer at once (in batches by step, as Alltoallv): no step waits for
+// another, which wins where ranks outnumber cores (a ring step waits for a neighbour to be
+// scheduled, p - 1 times in a row).
+int allgather_linear(const Ctx &c, char *recvbuf, const int counts[], const int displs[], const Layout &l) {
+    const int n = c.size, r = c.rank;
+    constexpr int kStepsPerBatch = RequestBatch::kWindow / 2;
+    RequestBatch reqs(c);
+    for (int i = 1; i < n; ++i) {
+        const int dst = (r + i) % n, src = (r - i + n) % n;
+        if (i > 1 && (i - 1) % kStepsPerBatch == 0) BASIC_TRY(reqs.wait());
+        if (counts[src]) BASIC_TRY(c.irecv(l.at(recvbuf, displs[src]), counts[src], l.type, src, reqs.next()));
+        if (counts[r]) BASIC_TRY(c.isend(l.at(recvbuf, displs[r]), counts[r], l.type, dst, reqs.next()));
+    }
+    return reqs.wait();
+}
+
 // Ring over blocks given by counts/displs (items of l.type).
 int allgather_ring(const Ctx &c, char *recvbuf, const int counts[], const int displs[], const Layout &l) {
     const int n = c.size, r = c.rank;
@@ -70,7 +88,8 @@ int intra_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcou
     int algorithm = c.params->allgather_algorithm;
     if (algorithm == kAllgatherAuto) {
         const long total = static_cast<long>(l.size) * recvcount * c.size;
-        algorithm = total >= c.params->allgather_large ? kAllgatherRing
+        const int large = c.params->oversubscribed ? kAllgatherLinear : kAllgatherRing;
+        algorithm = total >= c.params->allgather_large ? large
                     : pof2                             ? kAllgatherRecursiveDoubling
                                                        : kAllgatherBruck;
     }
@@ -82,6 +101,7 @@ int intra_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcou
     }
     std::vector<int> counts(c.size, recvcount), displs(c.size);
     for (int i = 0; i < c.size; ++i) displs[i] = i * recvcount;
+    if (algorithm == kAllgatherLinear) return allgather_linear(c, out, counts.data(), displs.data(), l);
     return allgather_ring(c, out, counts.data(), displs.data(), l);
 }
 
@@ -95,6 +115,7 @@ int intra_allgatherv(plexus_coll_module_t *self, const void *sendbuf, int sendco
     if (sendbuf != PLEXUS_COLL_IN_PLACE)
         BASIC_TRY(c.svc->copy(sendbuf, sendcount, sendtype, l.at(out, displs[c.rank]), recvcounts[c.rank], recvtype));
     if (c.size == 1) return 0;
+    if (c.params->oversubscribed) return allgather_linear(c, out, recvcounts, displs, l);
     return allgather_ring(c, out, recvcounts, displs, l);
 }
 

@@ -31,6 +31,22 @@ int alltoall_pairwise(const Ctx &c, const Blocks &s, char *recvbuf, int rc, cons
     return 0;
 }
 
+// Every exchange posted at once (in batches of RequestBatch's window, by step number as in
+// Alltoallv): no step waits for the one before, so a process that is not running holds up only
+// the messages to and from itself. What wins where ranks outnumber cores.
+int alltoall_linear(const Ctx &c, const Blocks &s, char *recvbuf, int rc, const Layout &rl) {
+    const int n = c.size, r = c.rank;
+    constexpr int kStepsPerBatch = RequestBatch::kWindow / 2;
+    RequestBatch reqs(c);
+    for (int i = 1; i < n; ++i) {
+        const int dst = (r + i) % n, src = (r - i + n) % n;
+        if (i > 1 && (i - 1) % kStepsPerBatch == 0) BASIC_TRY(reqs.wait());
+        BASIC_TRY(c.irecv(rl.at(recvbuf, static_cast<long>(src) * rc), rc, rl.type, src, reqs.next()));
+        BASIC_TRY(c.isend(s.at(dst), s.count, s.type, dst, reqs.next()));
+    }
+    return reqs.wait();
+}
+
 int alltoall_bruck(const Ctx &c, const Blocks &s, char *recvbuf, int rc, const Layout &rl) {
     const int n = c.size, r = c.rank;
     const long block = rc;
@@ -85,9 +101,11 @@ int intra_alltoall(plexus_coll_module_t *self, const void *sendbuf, int sendcoun
     int algorithm = c.params->alltoall_algorithm;
     if (algorithm == kAlltoallAuto) {
         const long block_bytes = static_cast<long>(rl.size) * recvcount;
-        algorithm = block_bytes >= c.params->alltoall_large || c.size == 2 ? kAlltoallPairwise : kAlltoallBruck;
+        const int large = c.params->oversubscribed ? kAlltoallLinear : kAlltoallPairwise;
+        algorithm = block_bytes >= c.params->alltoall_large || c.size == 2 ? large : kAlltoallBruck;
     }
     if (algorithm == kAlltoallBruck) return alltoall_bruck(c, s, out, recvcount, rl);
+    if (algorithm == kAlltoallLinear) return alltoall_linear(c, s, out, recvcount, rl);
     return alltoall_pairwise(c, s, out, recvcount, rl);
 }
 

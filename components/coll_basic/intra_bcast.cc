@@ -29,6 +29,18 @@ int bcast_binomial(const Ctx &c, void *buf, int count, plexus_coll_dtype_t *t, i
     return reqs.wait();
 }
 
+// The root sends to every process itself: depth 1, so no process waits for a relay to be
+// scheduled (what costs most where ranks outnumber cores), at the price of p - 1 sends at the root.
+int bcast_linear(const Ctx &c, void *buf, int count, plexus_coll_dtype_t *t, int root) {
+    if (c.rank != root) return c.recv(buf, count, t, root);
+    RequestBatch reqs(c);
+    for (int i = 1; i < c.size; ++i) {
+        if (reqs.full()) BASIC_TRY(reqs.wait());
+        BASIC_TRY(c.isend(buf, count, t, (root + i) % c.size, reqs.next()));
+    }
+    return reqs.wait();
+}
+
 int scatter_allgather_bytes(const Ctx &c, char *data, int bytes, int root) {
     plexus_coll_dtype_t *byte = c.svc->byte_type;
     const int n = c.size, rel = c.relative(root);
@@ -92,10 +104,11 @@ int intra_bcast(plexus_coll_module_t *self, void *buf, int count, plexus_coll_dt
         Layout l;
         BASIC_TRY(c.layout(type, &l));
         const long bytes = static_cast<long>(l.size) * count;
-        algorithm = bytes >= c.params->bcast_large && bytes >= c.size && c.size > 2 ? kBcastScatterAllgather
-                                                                                     : kBcastBinomial;
+        const int small = c.params->oversubscribed ? kBcastLinear : kBcastBinomial;
+        algorithm = bytes >= c.params->bcast_large && bytes >= c.size && c.size > 2 ? kBcastScatterAllgather : small;
     }
     if (algorithm == kBcastScatterAllgather) return bcast_scatter_allgather(c, buf, count, type, root);
+    if (algorithm == kBcastLinear) return bcast_linear(c, buf, count, type, root);
     return bcast_binomial(c, buf, count, type, root);
 }
 

@@ -33,7 +33,10 @@ mpi_runs_extra += tests/mpi/default/coll_intra.sh tests/mpi/default/coll_intra_1
 	tests/mpi/default/coll_allreduce_rabenseifner.sh \
 	tests/mpi/default/coll_allgather_recursive_doubling.sh tests/mpi/default/coll_allgather_ring.sh \
 	tests/mpi/default/coll_allgather_bruck.sh tests/mpi/default/coll_alltoall_bruck.sh \
-	tests/mpi/default/coll_alltoall_pairwise.sh tests/mpi/default/coll_inter.sh \
+	tests/mpi/default/coll_alltoall_pairwise.sh tests/mpi/default/coll_bcast_linear.sh \
+	tests/mpi/default/coll_allgather_linear.sh tests/mpi/default/coll_alltoall_linear.sh \
+	tests/mpi/default/coll_intra_not_oversubscribed.sh tests/mpi/default/coll_intra_oversubscribed.sh \
+	tests/mpi/default/coll_inter.sh \
 	tests/mpi/default/coll_inter_3.sh tests/mpi/default/coll_errors.sh
 
 EXTRA_DIST += tests/mpi/cases/coll_intra.case tests/mpi/cases/coll_intra_1.case \
@@ -45,5 +48,8 @@ EXTRA_DIST += tests/mpi/cases/coll_intra.case tests/mpi/cases/coll_intra_1.case 
 	tests/mpi/cases/coll_allreduce_rabenseifner.case \
 	tests/mpi/cases/coll_allgather_recursive_doubling.case tests/mpi/cases/coll_allgather_ring.case \
 	tests/mpi/cases/coll_allgather_bruck.case tests/mpi/cases/coll_alltoall_bruck.case \
-	tests/mpi/cases/coll_alltoall_pairwise.case tests/mpi/cases/coll_inter.case \
+	tests/mpi/cases/coll_alltoall_pairwise.case tests/mpi/cases/coll_bcast_linear.case \
+	tests/mpi/cases/coll_allgather_linear.case tests/mpi/cases/coll_alltoall_linear.case \
+	tests/mpi/cases/coll_intra_not_oversubscribed.case tests/mpi/cases/coll_intra_oversubscribed.case \
+	tests/mpi/cases/coll_inter.case \
 	tests/mpi/cases/coll_inter_3.case tests/mpi/cases/coll_errors.case

@@ -70,6 +70,15 @@ int fake_modex_get(const plexus_component_t *, const char *nspace, uint32_t rank
     return PLEXUS_SUCCESS;
 }
 int fake_bind(void *, size_t) { return PLEXUS_ERR_NOT_AVAILABLE; }
+// Where btl_sm_single_copy_threshold's value came from ("default", "cli", ...).
+std::string g_threshold_source = "default";
+int fake_param_lookup(const char *name, plexus_param_value_t *out) {
+    if (std::string(name) != "btl_sm_single_copy_threshold") return PLEXUS_ERR_NOT_FOUND;
+    *out = plexus_param_value_t{};
+    out->type = PLEXUS_PARAM_SIZE;
+    out->source = g_threshold_source.c_str();
+    return PLEXUS_SUCCESS;
+}
 
 plexus_host_api_t make_host() {
     plexus_host_api_t h{};
@@ -85,6 +94,7 @@ plexus_host_api_t make_host() {
     h.modex_put = fake_modex_put;
     h.modex_get = fake_modex_get;
     h.mem_bind_local = fake_bind;
+    h.param_lookup = fake_param_lookup;
     return h;
 }
 const plexus_host_api_t kHost = make_host();
@@ -119,6 +129,7 @@ protected:
         ranks.clear();
         g_cards.clear();
         g_nspace = "testjob";
+        g_threshold_source = "default";
     }
     // Opens n ranks with params; add_procs of the whole job unless told otherwise.
     void open_job(uint32_t n, const SmParams &p = SmParams{}, bool add = true) {
@@ -432,6 +443,27 @@ TEST_F(SmModuleTest, EarlySenderIsDeliveredOnceNamed) {
     ASSERT_EQ(send(1, 0, "reply"), PLEXUS_SUCCESS);
     settle();
     EXPECT_EQ(ranks[0].inbox.got.size(), 1u);
+}
+
+// More ranks on the node than CPUs: every rendezvous message by single copy, unless the user set
+// the threshold; a rank per CPU keeps it.
+TEST_F(SmModuleTest, OversubscribedNodeUsesSingleCopyFromTheEagerLimit) {
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus < 1 || cpus > 7) GTEST_SKIP() << cpus << " CPUs: too many ranks to oversubscribe them here";
+    open_job(static_cast<uint32_t>(cpus) + 1);
+    const plexus_btl_module_t *m = ranks[0].api();
+    ASSERT_TRUE(m->caps & PLEXUS_BTL_CAP_GET) << "CMA is expected to work on the test machine";
+    EXPECT_EQ(m->rdma_threshold, SmParams{}.eager_limit);
+}
+
+TEST_F(SmModuleTest, OversubscribedNodeKeepsAThresholdTheUserSet) {
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus < 1 || cpus > 7) GTEST_SKIP() << cpus << " CPUs: too many ranks to oversubscribe them here";
+    g_threshold_source = "cli";
+    SmParams p;
+    p.single_copy_threshold = 1 << 20;
+    open_job(static_cast<uint32_t>(cpus) + 1, p);
+    EXPECT_EQ(ranks[0].api()->rdma_threshold, uint64_t{1} << 20);
 }
 
 TEST_F(SmModuleTest, SingleCopyGetAndPutWithinTheRegion) {

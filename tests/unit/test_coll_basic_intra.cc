@@ -62,9 +62,12 @@ std::vector<int32_t> reduced(const Op &op, int ints, int lo, int hi, int i) {
 }
 
 // The algorithm choices of a parameter (0 = auto) and the parameters that force each.
+// kAutoOversubscribed: auto's choice on a node with more ranks than CPUs.
+constexpr int kAutoOversubscribed = -1;
 Params with(int Params::*field, int value) {
     Params p = params();
-    p.*field = value;
+    p.*field = value == kAutoOversubscribed ? 0 : value;
+    p.oversubscribed = value == kAutoOversubscribed;
     return p;
 }
 
@@ -92,7 +95,7 @@ TEST(CollBasicIntra, Barrier) {
 }
 
 TEST(CollBasicIntra, Bcast) {
-    for (int alg : {kBcastAuto, kBcastBinomial, kBcastScatterAllgather}) {
+    for (int alg : std::initializer_list<int>{kBcastAuto, kBcastBinomial, kBcastScatterAllgather, kBcastLinear, kAutoOversubscribed}) {
         Params p = with(&Params::bcast_algorithm, alg);
         p.bcast_large = 64;  // auto switches within the counts tested
         for (int n = 1; n <= 8; ++n)
@@ -275,7 +278,7 @@ TEST(CollBasicIntra, GathervAndScattervWithUnevenBlocksAndGaps) {
 }
 
 TEST(CollBasicIntra, AllgatherEveryAlgorithm) {
-    for (int alg : {kAllgatherAuto, kAllgatherRecursiveDoubling, kAllgatherRing, kAllgatherBruck}) {
+    for (int alg : std::initializer_list<int>{kAllgatherAuto, kAllgatherRecursiveDoubling, kAllgatherRing, kAllgatherBruck, kAllgatherLinear, kAutoOversubscribed}) {
         Params p = with(&Params::allgather_algorithm, alg);
         p.allgather_large = 256;
         for (int n = 1; n <= 8; ++n)
@@ -304,9 +307,13 @@ TEST(CollBasicIntra, AllgatherEveryAlgorithm) {
     }
 }
 
+// Allgatherv is ring, or linear on an oversubscribed node.
 TEST(CollBasicIntra, AllgathervUnevenBlocks) {
+    for (bool oversubscribed : {false, true})
     for (int n = 1; n <= 8; ++n)
         for (bool in_place : {false, true}) {
+            Params p = params();
+            p.oversubscribed = oversubscribed;
             std::vector<int> counts(n), displs(n);
             int at = 0;
             for (int q = 0; q < n; ++q) {
@@ -315,7 +322,7 @@ TEST(CollBasicIntra, AllgathervUnevenBlocks) {
                 at += counts[q] + 2;
             }
             int wrong = 0;
-            ASSERT_EQ(coll_fake::run(n, params(),
+            ASSERT_EQ(coll_fake::run(n, p,
                                      [&](int r, plexus_coll_module_t *m, plexus_coll_comm_t *c) {
                                          Buf s(kInt, counts[r]), out(kPairGap, at);
                                          // kPairGap holds 2 ints per item: send 2 * counts ints
@@ -336,7 +343,7 @@ TEST(CollBasicIntra, AllgathervUnevenBlocks) {
                                      }),
                       0)
                 << "n=" << n;
-            EXPECT_EQ(wrong, 0) << "n=" << n << " in_place=" << in_place;
+            EXPECT_EQ(wrong, 0) << "n=" << n << " in_place=" << in_place << " oversubscribed=" << oversubscribed;
         }
 }
 
@@ -344,7 +351,7 @@ TEST(CollBasicIntra, AllgathervUnevenBlocks) {
 int32_t a2a(int r, int q, int i) { return r * 10000 + q * 100 + i; }
 
 TEST(CollBasicIntra, AlltoallEveryAlgorithm) {
-    for (int alg : {kAlltoallAuto, kAlltoallBruck, kAlltoallPairwise}) {
+    for (int alg : std::initializer_list<int>{kAlltoallAuto, kAlltoallBruck, kAlltoallPairwise, kAlltoallLinear, kAutoOversubscribed}) {
         Params p = with(&Params::alltoall_algorithm, alg);
         p.alltoall_large = 32;
         for (int n = 1; n <= 8; ++n)
