@@ -381,7 +381,7 @@ static void check_collectives(void) {
     MPI_Op op;
     MPI_Info info, used;
     char value[MPI_MAX_INFO_VAL + 1];
-    MPI_Comm c = MPI_COMM_SELF;
+    MPI_Comm c = MPI_COMM_SELF, dup;
 
     OK(MPI_Barrier(c));
     OK(MPI_Bcast(in, 2, MPI_INT, 0, c));
@@ -437,6 +437,15 @@ static void check_collectives(void) {
     CHECK(flag && strcmp(value, "basic") == 0);
     OK(MPI_Info_free(&used));
     OK(MPI_Barrier(c));
+    /* A duplicate keeps the hints of its original (MPI-3's MPI_Comm_dup). */
+    OK(MPI_Comm_dup(c, &dup));
+    OK(MPI_Comm_get_info(dup, &used));
+    flag = 0;
+    OK(MPI_Info_get(used, "plexus_coll_preference", MPI_MAX_INFO_VAL, value, &flag));
+    CHECK(flag && strcmp(value, "basic") == 0);
+    OK(MPI_Info_free(&used));
+    OK(MPI_Barrier(dup));
+    OK(MPI_Comm_free(&dup));
 }
 
 static void check_blocking(void) {

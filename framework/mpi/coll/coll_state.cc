@@ -120,6 +120,10 @@ void set_hints(Comm *comm, const Info &info) {
     }
 }
 
+void copy_hints(const Comm *from, Comm *to) {
+    if (from->coll && from->coll->hints.size() > 0) set_hints(to, from->coll->hints);
+}
+
 void release(Comm *comm) {
     CommState *st = comm->coll;
     if (!st) return;

@@ -44,6 +44,10 @@ inline const Chains &chains_of(Comm *comm) {
 // again (MPI_Comm_set_info is collective, so no collective is running on comm).
 void set_hints(Comm *comm, const Info &info);
 
+// MPI_Comm_dup: the new communicator gets comm's hints (as MPI-3 says of MPI_Comm_dup), so a
+// duplicate keeps the coll preference of its original.
+void copy_hints(const Comm *from, Comm *to);
+
 // Destroys comm's modules and forgets its state (hints included).
 void release(Comm *comm);
 

@@ -1,5 +1,6 @@
 // MPI_Comm_dup: the same groups under new context ids, attributes copied by their callbacks.
 #include "mpi/attributes/attribute_hooks.h"
+#include "mpi/coll/coll_state.h"
 #include "mpi/comm/agreement_channels.h"
 #include "mpi/comm/comm_build.h"
 #include "mpi/comm/comm_build_common.h"
@@ -27,6 +28,7 @@ int comm_dup(Comm *comm, Comm **out) {
         return report_code(comm, rc, std::string(fn) + ": a copy callback of an attribute cached on " + comm_name(comm) +
                                          " returned error " + std::to_string(rc) + "; the duplicate was not made");
     }
+    coll::copy_hints(comm, dup);
     build::publish(dup, out);
     return MPI_SUCCESS;
 }
