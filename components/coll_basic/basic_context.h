@@ -27,6 +27,10 @@ struct Params {
     // instead of the binomial tree (added by coll_basic's module; the inter functions ignore them).
     long gather_large = 0;
     long scatter_large = 0;
+    // Binomial reduce in segments of this many bytes (0: whole vectors).
+    long reduce_segment = 0;
+    // On an oversubscribed node, Reduce vectors below this many bytes go linear.
+    long reduce_linear_below = 0;
     // More ranks than CPUs on this node: auto prefers the algorithms in which no process waits
     // for a relay (linear bcast, allgather and alltoall), since every relay waits to be scheduled.
     bool oversubscribed = false;

@@ -103,6 +103,11 @@ int doubling_allgather(const Ctx &c, const Fold &f, int nr, const Partition &p, 
 // written at root.
 int reduce_binomial(const Ctx &c, const void *input, void *result, int count, plexus_coll_dtype_t *t,
                     plexus_coll_op_t *op, int root);
+// The same reduction in segments of `segment` items (intra_reduce_pipeline.cc): children's
+// segments are combined and sent up while the next ones arrive. reduce_binomial uses it for
+// vectors of at least two segments of coll_basic_reduce_segment_bytes.
+int reduce_binomial_segmented(const Ctx &c, const void *input, void *result, int count, plexus_coll_dtype_t *t,
+                              plexus_coll_op_t *op, int root, int segment);
 // Linear scatterv from root (intra_scatter.cc); recvbuf PLEXUS_COLL_IN_PLACE at root leaves its
 // block where it is.
 int scatterv_linear(const Ctx &c, const void *sendbuf, const int sendcounts[], const int displs[],

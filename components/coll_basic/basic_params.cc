@@ -9,9 +9,9 @@
 namespace plexus::coll_basic {
 namespace {
 
-constexpr const char *kBarrierValues[] = {"auto", "dissemination", nullptr};
+constexpr const char *kBarrierValues[] = {"auto", "dissemination", "linear", nullptr};
 constexpr const char *kBcastValues[] = {"auto", "binomial", "scatter_allgather", "linear", nullptr};
-constexpr const char *kReduceValues[] = {"auto", "binomial", "reduce_scatter_gather", nullptr};
+constexpr const char *kReduceValues[] = {"auto", "binomial", "reduce_scatter_gather", "linear", nullptr};
 constexpr const char *kAllreduceValues[] = {"auto", "recursive_doubling", "rabenseifner", "ring", nullptr};
 constexpr const char *kAllgatherValues[] = {"auto", "recursive_doubling", "ring", "bruck", "linear", nullptr};
 constexpr const char *kOversubscribedValues[] = {"auto", "no", "yes", nullptr};
@@ -27,6 +27,8 @@ struct Storage {
     uint64_t gather_large = kDefaultGatherLarge;
     uint64_t scatter_large = kDefaultScatterLarge;
     uint64_t scratch_keep = kDefaultScratchKeep;
+    uint64_t reduce_segment = kDefaultReduceSegment;
+    uint64_t reduce_linear_below = kDefaultReduceLinearBelow;
 };
 
 Params defaults() {
@@ -38,6 +40,8 @@ Params defaults() {
     p.alltoall_large = kDefaultAlltoallLarge;
     p.gather_large = kDefaultGatherLarge;
     p.scatter_large = kDefaultScatterLarge;
+    p.reduce_segment = kDefaultReduceSegment;
+    p.reduce_linear_below = kDefaultReduceLinearBelow;
     return p;
 }
 
@@ -76,8 +80,9 @@ long clamp_long(uint64_t v) { return v > static_cast<uint64_t>(INT64_MAX) ? INT6
 int register_params(const plexus_host_api_t *host, const plexus_component_t *self) {
     const plexus_param_desc_t all[] = {
         enumerated("barrier_algorithm", kBarrierValues,
-                   "Barrier algorithm: dissemination (ceil(log2 p) rounds of zero-byte messages); "
-                   "auto is dissemination. Default auto.",
+                   "Barrier algorithm: dissemination (ceil(log2 p) rounds of zero-byte messages), "
+                   "linear (everyone signals rank 0, which releases everyone); auto is dissemination, "
+                   "linear on an oversubscribed node from 5 processes on. Default auto.",
                    &g_params.barrier_algorithm),
         enumerated("bcast_algorithm", kBcastValues,
                    "Bcast algorithm: binomial (tree), scatter_allgather (binomial scatter + ring "
@@ -89,8 +94,10 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
         enumerated("reduce_algorithm", kReduceValues,
                    "Reduce algorithm: binomial (tree; keeps the operand order of non-commutative "
                    "operations), reduce_scatter_gather (Rabenseifner: recursive halving + binomial "
-                   "gather; commutative operations only, others use binomial); auto uses "
-                   "reduce_scatter_gather from coll_basic_reduce_large_bytes on. Default auto.",
+                   "gather; commutative operations only, others use binomial), linear (the root "
+                   "receives every vector and combines them in rank order); auto uses "
+                   "reduce_scatter_gather from coll_basic_reduce_large_bytes on, linear below "
+                   "coll_basic_reduce_linear_bytes on an oversubscribed node. Default auto.",
                    &g_params.reduce_algorithm),
         enumerated("allreduce_algorithm", kAllreduceValues,
                    "Allreduce algorithm: recursive_doubling, rabenseifner (recursive halving + "
@@ -113,11 +120,12 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    &g_params.alltoall_algorithm),
         enumerated("node_oversubscribed", kOversubscribedValues,
                    "Whether auto's choices assume more ranks than CPUs on this node, where a process "
-                   "waiting for a relay waits to be scheduled, so the algorithms without relays win "
-                   "(linear bcast below coll_basic_bcast_large_bytes, linear allgather and "
-                   "allgatherv from coll_basic_allgather_large_bytes on, linear alltoall from "
-                   "coll_basic_alltoall_large_bytes on): auto compares the job's ranks on this node "
-                   "with the CPUs online. Default auto.",
+                   "waiting for a relay waits for it to be scheduled, so the algorithms without "
+                   "relays win: linear barrier (from 5 processes), linear bcast below "
+                   "coll_basic_bcast_large_bytes, linear reduce below coll_basic_reduce_linear_bytes, "
+                   "linear allgather and allgatherv from coll_basic_allgather_large_bytes, linear "
+                   "alltoall from coll_basic_alltoall_large_bytes. auto compares the job's ranks on "
+                   "this node with the CPUs online. Default auto.",
                    &g_oversubscribed),
         threshold("bcast_large_bytes", "4m",
                   "Bcast messages (count * type size) of at least this many bytes use scatter_allgather "
@@ -147,6 +155,16 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                   "Scatter blocks (bytes each process receives) of at least this many bytes are sent by "
                   "the root one by one (linear) instead of along a binomial tree. Default 8k.",
                   &g_storage.scatter_large),
+        threshold("reduce_linear_bytes", "512k",
+                  "On a node with more ranks than CPUs (coll_basic_node_oversubscribed), Reduce "
+                  "vectors (count * type size) below this many bytes use linear under auto. "
+                  "Default 512k.",
+                  &g_storage.reduce_linear_below),
+        desc("reduce_segment_bytes", PLEXUS_PARAM_SIZE, "128k",
+             "The binomial reduce (Reduce, and the reductions other collectives make with it) "
+             "moves vectors of at least two segments of this many bytes segment by segment, "
+             "combining one while the next arrives; 0 moves whole vectors. Default 128k.",
+             6, &g_storage.reduce_segment),
         desc("scratch_keep_bytes", PLEXUS_PARAM_SIZE, "64m",
              "Bytes of temporaries (the scratch buffers of reductions, Bruck, in-place copies) each "
              "thread keeps between collective calls instead of freeing and allocating them again; "
@@ -162,6 +180,8 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
     g_params.alltoall_large = clamp_long(g_storage.alltoall_large);
     g_params.gather_large = clamp_long(g_storage.gather_large);
     g_params.scatter_large = clamp_long(g_storage.scatter_large);
+    g_params.reduce_segment = clamp_long(g_storage.reduce_segment);
+    g_params.reduce_linear_below = clamp_long(g_storage.reduce_linear_below);
     set_scratch_keep(g_storage.scratch_keep);
     return PLEXUS_SUCCESS;
 }

@@ -11,9 +11,9 @@
 namespace plexus::coll_basic {
 
 // Index in each parameter's enum values; 0 is always "auto".
-enum BarrierAlgorithm : int { kBarrierAuto = 0, kBarrierDissemination };
+enum BarrierAlgorithm : int { kBarrierAuto = 0, kBarrierDissemination, kBarrierLinear };
 enum BcastAlgorithm : int { kBcastAuto = 0, kBcastBinomial, kBcastScatterAllgather, kBcastLinear };
-enum ReduceAlgorithm : int { kReduceAuto = 0, kReduceBinomial, kReduceScatterGather };
+enum ReduceAlgorithm : int { kReduceAuto = 0, kReduceBinomial, kReduceScatterGather, kReduceLinear };
 enum AllreduceAlgorithm : int {
     kAllreduceAuto = 0,
     kAllreduceRecursiveDoubling,
@@ -39,6 +39,8 @@ inline constexpr long kDefaultAllgatherLarge = 256 * 1024;
 inline constexpr long kDefaultAlltoallLarge = 1024;
 inline constexpr long kDefaultGatherLarge = 1024;
 inline constexpr long kDefaultScatterLarge = 8 * 1024;
+inline constexpr long kDefaultReduceSegment = 128 * 1024;
+inline constexpr long kDefaultReduceLinearBelow = 512 * 1024;
 inline constexpr long kDefaultScratchKeep = 64l * 1024 * 1024;
 
 // Registers every parameter; the effective values land in the process-wide parameters.

@@ -4,7 +4,7 @@
 // root. Large vectors with a commutative operation: Rabenseifner's reduce-scatter (recursive
 // halving) + binomial gather of the reduced blocks to the root, moving about 2m bytes per process
 // instead of m log2 p.
-#include <utility>
+#include <algorithm>
 
 #include "basic_functions.h"
 #include "basic_intra.h"
@@ -13,56 +13,101 @@
 
 namespace plexus::coll_basic {
 
+namespace {
+
+// How many children rel has in a binomial tree of n (the masks below its lowest set bit).
+int binomial_children(int rel, int n) {
+    int k = 0;
+    for (int mask = 1; mask < n && !(rel & mask); mask <<= 1)
+        if ((rel | mask) < n) ++k;
+    return k;
+}
+
+}  // namespace
+
+// Each child's partial result is received into a free buffer and combined there as "mine op
+// received" (my ranks come first: the left operand), which becomes my partial result: the input
+// itself is never copied. Two buffers alternate, chosen so that the last combination lands in the
+// result buffer where the tree ends at the root.
 int reduce_binomial(const Ctx &c, const void *input, void *result, int count, plexus_coll_dtype_t *t,
                     plexus_coll_op_t *op, int root) {
     const int n = c.size;
     const bool commute = c.svc->op_commutative(op) != 0;
     const int tree_root = commute ? root : 0;
     const int rel = c.relative(tree_root);
-    const bool has_children = (rel & 1) == 0 && rel + 1 < n;
+    const int children = binomial_children(rel, n);
     Layout l;
     BASIC_TRY(c.layout(t, &l));
-    TempBuffer acc_buf, tmp_buf;
-    const void *partial = input;  // what I send up: my input until I have reduced something into it
-    char *acc = nullptr, *tmp = nullptr;
-    if (has_children) {
-        // The root's result buffer can hold the running result when the tree ends there.
-        if (c.rank == root && tree_root == root) {
-            acc = static_cast<char *>(result);
-        } else {
-            if (!acc_buf.allocate(l, count)) return PLEXUS_COLL_ERR_NO_MEM;
-            acc = acc_buf.data();
-        }
-        if (acc != input) BASIC_TRY(c.copy(input, acc, count, t));
-        if (!tmp_buf.allocate(l, count)) return PLEXUS_COLL_ERR_NO_MEM;
-        tmp = tmp_buf.data();
-        partial = acc;
+    if (c.params->reduce_segment > 0 && l.size > 0) {
+        const long segment = std::max<long>(1, c.params->reduce_segment / static_cast<long>(l.size));
+        if (count >= 2 * segment) return reduce_binomial_segmented(c, input, result, count, t, op, root, static_cast<int>(segment));
     }
+    TempBuffer last_buf, other_buf;
+    char *last = nullptr, *other = nullptr;  // the buffer of the last child and of the one before
+    if (children > 0) {
+        if (c.rank == root && rel == 0 && result != input) {
+            last = static_cast<char *>(result);
+        } else {
+            if (!last_buf.allocate(l, count)) return PLEXUS_COLL_ERR_NO_MEM;
+            last = last_buf.data();
+        }
+        if (children > 1) {
+            if (!other_buf.allocate(l, count)) return PLEXUS_COLL_ERR_NO_MEM;
+            other = other_buf.data();
+        }
+    }
+    const void *partial = input;
+    int received = 0;
     for (int mask = 1; mask < n; mask <<= 1) {
         if (rel & mask) {
             BASIC_TRY(c.send(partial, count, t, c.absolute(rel - mask, tree_root)));
-            break;
+            return c.rank == root ? c.recv(result, count, t, tree_root) : 0;  // tree rooted at 0
         }
         if ((rel | mask) >= n) continue;
-        BASIC_TRY(c.recv(tmp, count, t, c.absolute(rel | mask, tree_root)));
-        // The child's ranks follow mine: my partial is the left operand.
-        if (commute) {
-            BASIC_TRY(c.reduce_local(op, tmp, acc, count, t));
-        } else {
-            BASIC_TRY(c.reduce_local(op, acc, tmp, count, t));
-            std::swap(acc, tmp);
-            partial = acc;
-        }
+        char *into = (children - ++received) % 2 == 0 ? last : other;
+        BASIC_TRY(c.recv(into, count, t, c.absolute(rel | mask, tree_root)));
+        BASIC_TRY(c.reduce_local(op, partial, into, count, t));
+        partial = into;
     }
-    if (rel == 0) {  // the tree's root holds the result
-        if (c.rank == root) return acc == result ? 0 : c.copy(acc, result, count, t);
-        return c.send(acc, count, t, root);
-    }
-    if (c.rank == root) return c.recv(result, count, t, tree_root);
-    return 0;
+    // Only the tree's root gets here, holding the result.
+    if (c.rank == root) return partial == result ? 0 : c.copy(partial, result, count, t);
+    return c.send(partial, count, t, root);
 }
 
 namespace {
+
+// Every process sends its vector to the root, which combines them in rank order (from the right:
+// acc = x_i op acc, so non-commutative operations keep their order). No process waits for a
+// relay, which is what costs most where ranks outnumber cores; the root does all p - 1 steps,
+// so it only pays for short vectors.
+int reduce_linear(const Ctx &c, const void *input, void *result, int count, plexus_coll_dtype_t *t,
+                  plexus_coll_op_t *op, int root) {
+    if (c.rank != root) return c.send(input, count, t, root);
+    Layout l;
+    BASIC_TRY(c.layout(t, &l));
+    const int n = c.size;
+    TempBuffer all_buf;  // rank i's vector at slot i (the root's own stays where it is)
+    if (!all_buf.allocate(l, static_cast<long>(n) * count)) return PLEXUS_COLL_ERR_NO_MEM;
+    char *all = all_buf.data();
+    auto slot = [&](int i) { return l.at(all, static_cast<long>(i) * count); };
+    {
+        RequestBatch reqs(c);
+        for (int i = 1; i < n; ++i) {
+            if (reqs.full()) BASIC_TRY(reqs.wait());
+            const int src = (root + i) % n;
+            BASIC_TRY(c.irecv(slot(src), count, t, src, reqs.next()));
+        }
+        BASIC_TRY(reqs.wait());
+    }
+    auto vector_of = [&](int i) -> const void * { return i == root ? input : slot(i); };
+    char *acc = slot(n - 1);
+    if (root == n - 1) {  // the root's input is the last operand: start from a copy of it
+        acc = slot(root);
+        BASIC_TRY(c.copy(input, acc, count, t));
+    }
+    for (int i = n - 2; i >= 0; --i) BASIC_TRY(c.reduce_local(op, vector_of(i), acc, count, t));
+    return c.copy(acc, result, count, t);
+}
 
 // Fold, recursive halving on count / p' blocks, then the blocks gathered to the root along a
 // binomial tree (mirror of the halving); when the root sat out of the fold, its odd neighbour
@@ -115,8 +160,11 @@ int intra_reduce(plexus_coll_module_t *self, const void *sendbuf, void *recvbuf,
         Layout l;
         BASIC_TRY(c.layout(type, &l));
         const long bytes = static_cast<long>(l.size) * count;
-        algorithm = bytes >= c.params->reduce_large ? kReduceScatterGather : kReduceBinomial;
+        algorithm = bytes >= c.params->reduce_large                                ? kReduceScatterGather
+                    : c.params->oversubscribed && bytes < c.params->reduce_linear_below ? kReduceLinear
+                                                                                         : kReduceBinomial;
     }
+    if (algorithm == kReduceLinear) return reduce_linear(c, input, recvbuf, count, type, op, root);
     // Halving needs a commutative operation and at least one item per block.
     if (algorithm == kReduceScatterGather && commute && count >= pof2_floor(c.size))
         return reduce_scatter_gather(c, input, recvbuf, count, type, op, root);

@@ -36,7 +36,8 @@ mpi_runs_extra += tests/mpi/default/coll_intra.sh tests/mpi/default/coll_intra_1
 	tests/mpi/default/coll_alltoall_pairwise.sh tests/mpi/default/coll_bcast_linear.sh \
 	tests/mpi/default/coll_allgather_linear.sh tests/mpi/default/coll_alltoall_linear.sh \
 	tests/mpi/default/coll_intra_not_oversubscribed.sh tests/mpi/default/coll_intra_oversubscribed.sh \
-	tests/mpi/default/coll_inter.sh \
+	tests/mpi/default/coll_reduce_linear.sh tests/mpi/default/coll_barrier_linear.sh \
+	tests/mpi/default/coll_reduce_segmented.sh tests/mpi/default/coll_inter.sh \
 	tests/mpi/default/coll_inter_3.sh tests/mpi/default/coll_errors.sh
 
 EXTRA_DIST += tests/mpi/cases/coll_intra.case tests/mpi/cases/coll_intra_1.case \
@@ -51,5 +52,6 @@ EXTRA_DIST += tests/mpi/cases/coll_intra.case tests/mpi/cases/coll_intra_1.case 
 	tests/mpi/cases/coll_alltoall_pairwise.case tests/mpi/cases/coll_bcast_linear.case \
 	tests/mpi/cases/coll_allgather_linear.case tests/mpi/cases/coll_alltoall_linear.case \
 	tests/mpi/cases/coll_intra_not_oversubscribed.case tests/mpi/cases/coll_intra_oversubscribed.case \
-	tests/mpi/cases/coll_inter.case \
+	tests/mpi/cases/coll_reduce_linear.case tests/mpi/cases/coll_barrier_linear.case \
+	tests/mpi/cases/coll_reduce_segmented.case tests/mpi/cases/coll_inter.case \
 	tests/mpi/cases/coll_inter_3.case tests/mpi/cases/coll_errors.case

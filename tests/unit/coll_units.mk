@@ -11,8 +11,9 @@ COLL_BASIC_INTRA_SOURCES = components/coll_basic/basic_schedule.cc components/co
 	components/coll_basic/basic_scratch.cc \
 	components/coll_basic/intra_context.cc components/coll_basic/intra_halving.cc \
 	components/coll_basic/intra_barrier.cc components/coll_basic/intra_bcast.cc \
-	components/coll_basic/intra_reduce.cc components/coll_basic/intra_allreduce.cc \
-	components/coll_basic/intra_gather.cc components/coll_basic/intra_scatter.cc \
+	components/coll_basic/intra_reduce.cc components/coll_basic/intra_reduce_pipeline.cc \
+	components/coll_basic/intra_allreduce.cc components/coll_basic/intra_gather.cc \
+	components/coll_basic/intra_scatter.cc \
 	components/coll_basic/intra_allgather.cc components/coll_basic/intra_alltoall.cc \
 	components/coll_basic/intra_alltoallv.cc components/coll_basic/intra_reduce_scatter.cc \
 	components/coll_basic/intra_scan.cc
