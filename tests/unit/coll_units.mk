@@ -1,10 +1,10 @@
 # GoogleTest units of framework/mpi/coll and components/coll_basic.
 
-# coll_basic (C3): the schedule arithmetic, and the intra-communicator algorithms over a fake MPI
-# layer (coll_basic_fake.h: one thread per rank), compiled from the component's own sources.
+# coll_basic (C3): the schedule arithmetic, and the intra- and inter-communicator algorithms over a
+# fake MPI layer (coll_basic_fake.h: one thread per rank), compiled from the component's own sources.
 if HAVE_GTEST
 coll_basic_unit_tests = tests/unit/test_coll_basic_schedule tests/unit/test_coll_basic_intra \
-	tests/unit/test_coll_basic_scratch
+	tests/unit/test_coll_basic_scratch tests/unit/test_coll_basic_inter
 check_PROGRAMS += $(coll_basic_unit_tests)
 TESTS += $(coll_basic_unit_tests)
 COLL_BASIC_INTRA_SOURCES = components/coll_basic/basic_schedule.cc components/coll_basic/basic_params.cc \
@@ -26,6 +26,17 @@ tests_unit_test_coll_basic_scratch_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_unit_test_coll_basic_intra_SOURCES = tests/unit/test_coll_basic_intra.cc $(COLL_BASIC_INTRA_SOURCES)
 tests_unit_test_coll_basic_intra_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_unit_test_coll_basic_intra_LDADD = $(LDADD) -lpthread
+# The inter-communicator algorithms, their local phases served by the intra ones (the fake's dispatch).
+tests_unit_test_coll_basic_inter_SOURCES = tests/unit/test_coll_basic_inter.cc $(COLL_BASIC_INTRA_SOURCES) \
+	components/coll_basic/inter_support.cc components/coll_basic/inter_barrier.cc \
+	components/coll_basic/inter_bcast.cc components/coll_basic/inter_reduce.cc \
+	components/coll_basic/inter_allreduce.cc components/coll_basic/inter_gather.cc \
+	components/coll_basic/inter_gatherv.cc components/coll_basic/inter_scatter.cc \
+	components/coll_basic/inter_scatterv.cc components/coll_basic/inter_allgather.cc \
+	components/coll_basic/inter_allgatherv.cc components/coll_basic/inter_alltoall.cc \
+	components/coll_basic/inter_reduce_scatter.cc
+tests_unit_test_coll_basic_inter_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_unit_test_coll_basic_inter_LDADD = $(LDADD) -lpthread
 endif
 noinst_HEADERS += tests/unit/coll_basic_fake.h
 

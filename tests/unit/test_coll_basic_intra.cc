@@ -5,7 +5,10 @@
 // depends on the operand order; each result checked item by item against a sequential computation.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "coll_basic_fake.h"
@@ -13,53 +16,25 @@
 #include "components/coll_basic/basic_params.h"
 
 using namespace plexus::coll_basic;
+using coll_fake::a2a;
+using coll_fake::Buf;
 using coll_fake::H;
-using coll_fake::item;
+using coll_fake::input;
+using coll_fake::kAffine;
+using coll_fake::kInt;
+using coll_fake::kPair;
+using coll_fake::kPairGap;
+using coll_fake::kReduceCases;
+using coll_fake::kStrided;
+using coll_fake::kSum;
 using coll_fake::Op;
+using coll_fake::OpH;
+using coll_fake::reduced;
 using coll_fake::Type;
 
 namespace {
 
-const Type kInt{1, false, 0, 4};
-const Type kStrided{1, false, 4, 12};  // one int at offset 4 of 12 bytes
-const Type kPair{2, false, 0, 8};
-const Type kPairGap{2, false, 8, 20};
-const Op kSum{true, false};
-const Op kAffine{false, true};
-
-plexus_coll_op_t *OpH(const Op &op) { return reinterpret_cast<plexus_coll_op_t *>(const_cast<Op *>(&op)); }
-
 constexpr int kCounts[] = {0, 1, 3, 17, 200};
-
-// The value of item i (int k) of rank r's input (seed tells collectives apart).
-int32_t input(int r, int i, int k, bool affine) {
-    if (affine) return k == 0 ? (r + 2 + i) % coll_fake::kMod : (r * 31 + i * 17 + 5 + k) % coll_fake::kMod;
-    return r * 1000 + i * 7 + k;
-}
-
-struct Buf {
-    std::vector<char> bytes;
-    const Type *t;
-    Buf(const Type &type, long items) : bytes(static_cast<size_t>(items * type.extent + 8), char(0x5a)), t(&type) {}
-    void *data() { return bytes.data(); }
-    int32_t *at(int i) { return item(bytes.data(), i, t); }
-    void fill(int r, int first, int n, bool affine, int value_offset = 0) {
-        for (int i = 0; i < n; ++i)
-            for (int k = 0; k < t->ints; ++k) at(first + i)[k] = input(r, value_offset + i, k, affine);
-    }
-};
-
-// The reduction of items i of ranks [lo, hi) in rank order.
-std::vector<int32_t> reduced(const Op &op, int ints, int lo, int hi, int i) {
-    std::vector<int32_t> acc(ints);
-    for (int k = 0; k < ints; ++k) acc[k] = input(hi - 1, i, k, op.affine);
-    for (int r = hi - 2; r >= lo; --r) {
-        std::vector<int32_t> in(ints);
-        for (int k = 0; k < ints; ++k) in[k] = input(r, i, k, op.affine);
-        coll_fake::apply(op, in.data(), acc.data(), ints);
-    }
-    return acc;
-}
 
 // The algorithm choices of a parameter (0 = auto) and the parameters that force each.
 // kAutoOversubscribed: auto's choice on a node with more ranks than CPUs.
@@ -71,12 +46,6 @@ Params with(int Params::*field, int value) {
     return p;
 }
 
-struct ReduceCase {
-    const Op *op;
-    const Type *type;
-};
-const ReduceCase kReduceCases[] = {{&kSum, &kInt}, {&kSum, &kStrided}, {&kAffine, &kPair}, {&kAffine, &kPairGap}};
-
 std::string where(int n, int count, const Type &t, int alg, bool in_place = false, int root = 0) {
     return "n=" + std::to_string(n) + " count=" + std::to_string(count) + " ints=" + std::to_string(t.ints) +
            " offset=" + std::to_string(t.offset) + " algorithm=" + std::to_string(alg) +
@@ -85,13 +54,28 @@ std::string where(int n, int count, const Type &t, int alg, bool in_place = fals
 
 }  // namespace
 
+// Nobody leaves before everyone has entered, three barriers in a row, with one late process.
 TEST(CollBasicIntra, Barrier) {
-    for (int n = 1; n <= 8; ++n)
-        EXPECT_EQ(coll_fake::run(n, params(), [](int, plexus_coll_module_t *m, plexus_coll_comm_t *c) {
-                      return intra_barrier(m, c);
-                  }),
-                  0)
-            << n;
+    for (int alg : std::initializer_list<int>{kBarrierAuto, kBarrierDissemination, kBarrierLinear,
+                                              kAutoOversubscribed})
+        for (int n = 1; n <= 8; ++n) {
+            Params p = with(&Params::barrier_algorithm, alg);
+            std::atomic<int> entered{0}, early{0};
+            EXPECT_EQ(coll_fake::run(n, p,
+                                     [&](int r, plexus_coll_module_t *m, plexus_coll_comm_t *c) {
+                                         for (int round = 1; round <= 3; ++round) {
+                                             if (r == round % n)
+                                                 std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                                             ++entered;
+                                             if (int e = intra_barrier(m, c)) return e;
+                                             if (entered.load() < round * n) ++early;
+                                         }
+                                         return 0;
+                                     }),
+                      0)
+                << "n=" << n << " algorithm=" << alg;
+            EXPECT_EQ(early.load(), 0) << "n=" << n << " algorithm=" << alg;
+        }
 }
 
 TEST(CollBasicIntra, Bcast) {
@@ -104,7 +88,7 @@ TEST(CollBasicIntra, Bcast) {
                     for (const Type *t : {&kInt, &kStrided, &kPairGap}) {
                         // The root describes the message as plain ints (count * ints of them), the
                         // others with t: only the type signatures match, as MPI allows.
-                        int wrong = 0;
+                        std::atomic<int> wrong{0};  // every rank's thread adds to it
                         ASSERT_EQ(coll_fake::run(n, p,
                                                  [&](int r, plexus_coll_module_t *m, plexus_coll_comm_t *c) {
                                                      const Type *mine = r == root ? &kInt : t;
@@ -124,17 +108,23 @@ TEST(CollBasicIntra, Bcast) {
     }
 }
 
+// The binomial reduce in segments of 8 bytes: every count of 2 ints or more is pipelined.
+constexpr int kReduceSegmented = -2;
+
 TEST(CollBasicIntra, ReduceKeepsOperandOrder) {
-    for (int alg : {kReduceAuto, kReduceBinomial, kReduceScatterGather}) {
-        Params p = with(&Params::reduce_algorithm, alg);
+    for (int alg : std::initializer_list<int>{kReduceAuto, kReduceBinomial, kReduceScatterGather, kReduceLinear,
+                                              kAutoOversubscribed, kReduceSegmented}) {
+        Params p = with(&Params::reduce_algorithm, alg == kReduceSegmented ? kReduceBinomial : alg);
+        if (alg == kReduceSegmented) p.reduce_segment = 8;
         p.reduce_large = 64;
+        p.reduce_linear_below = 256;  // auto on an oversubscribed node switches within the counts
         for (int n = 1; n <= 8; ++n)
             for (int root : {0, n - 1, n / 2})
                 for (int count : kCounts)
                     for (const auto &rc : kReduceCases)
                         for (bool in_place : {false, true}) {
                             const Type &t = *rc.type;
-                            int wrong = 0;
+                            std::atomic<int> wrong{0};  // every rank's thread adds to it
                             ASSERT_EQ(coll_fake::run(n, p,
                                                      [&](int r, plexus_coll_module_t *m, plexus_coll_comm_t *c) {
                                                          Buf s(t, count), out(t, count);
@@ -168,7 +158,7 @@ TEST(CollBasicIntra, AllreduceKeepsOperandOrder) {
                 for (const auto &rc : kReduceCases)
                     for (bool in_place : {false, true}) {
                         const Type &t = *rc.type;
-                        int wrong = 0;
+                        std::atomic<int> wrong{0};  // every rank's thread adds to it
                         ASSERT_EQ(coll_fake::run(n, p,
                                                  [&](int r, plexus_coll_module_t *m, plexus_coll_comm_t *c) {
                                                      Buf s(t, count), out(t, count);
@@ -196,7 +186,7 @@ TEST(CollBasicIntra, GatherAndScatterBothWays) {
             for (int root : {0, n - 1, n / 2})
                 for (int count : kCounts)
                     for (bool in_place : {false, true}) {
-                        int wrong = 0;
+                        std::atomic<int> wrong{0};  // every rank's thread adds to it
                         // gather: send as kStrided, receive as kInt
                         ASSERT_EQ(coll_fake::run(n, p,
                                                  [&](int r, plexus_coll_module_t *m, plexus_coll_comm_t *c) {
@@ -250,7 +240,7 @@ TEST(CollBasicIntra, GathervAndScattervWithUnevenBlocksAndGaps) {
                 displs[q] = at;
                 at += counts[q] + 1;
             }
-            int wrong = 0;
+            std::atomic<int> wrong{0};  // every rank's thread adds to it
             ASSERT_EQ(coll_fake::run(n, params(),
                                      [&](int r, plexus_coll_module_t *m, plexus_coll_comm_t *c) {
                                          Buf s(kInt, counts[r]), out(kStrided, at);
@@ -284,7 +274,7 @@ TEST(CollBasicIntra, AllgatherEveryAlgorithm) {
         for (int n = 1; n <= 8; ++n)
             for (int count : kCounts)
                 for (bool in_place : {false, true}) {
-                    int wrong = 0;
+                    std::atomic<int> wrong{0};  // every rank's thread adds to it
                     ASSERT_EQ(coll_fake::run(n, p,
                                              [&](int r, plexus_coll_module_t *m, plexus_coll_comm_t *c) {
                                                  Buf s(kInt, count), out(kStrided, static_cast<long>(n) * count);
@@ -321,7 +311,7 @@ TEST(CollBasicIntra, AllgathervUnevenBlocks) {
                 displs[q] = at + 2;
                 at += counts[q] + 2;
             }
-            int wrong = 0;
+            std::atomic<int> wrong{0};  // every rank's thread adds to it
             ASSERT_EQ(coll_fake::run(n, p,
                                      [&](int r, plexus_coll_module_t *m, plexus_coll_comm_t *c) {
                                          Buf s(kInt, counts[r]), out(kPairGap, at);
@@ -347,9 +337,6 @@ TEST(CollBasicIntra, AllgathervUnevenBlocks) {
         }
 }
 
-// Rank r's item i of the block for rank q.
-int32_t a2a(int r, int q, int i) { return r * 10000 + q * 100 + i; }
-
 TEST(CollBasicIntra, AlltoallEveryAlgorithm) {
     for (int alg : std::initializer_list<int>{kAlltoallAuto, kAlltoallBruck, kAlltoallPairwise, kAlltoallLinear, kAutoOversubscribed}) {
         Params p = with(&Params::alltoall_algorithm, alg);
@@ -357,7 +344,7 @@ TEST(CollBasicIntra, AlltoallEveryAlgorithm) {
         for (int n = 1; n <= 8; ++n)
             for (int count : {0, 1, 3, 17})
                 for (bool in_place : {false, true}) {
-                    int wrong = 0;
+                    std::atomic<int> wrong{0};  // every rank's thread adds to it
                     ASSERT_EQ(coll_fake::run(n, p,
                                              [&](int r, plexus_coll_module_t *m, plexus_coll_comm_t *c) {
                                                  Buf s(kStrided, static_cast<long>(n) * count),
@@ -385,7 +372,7 @@ TEST(CollBasicIntra, AlltoallvAndAlltoallw) {
             for (bool w : {false, true}) {
                 // items from -> to; in place, MPI needs them symmetric (one count array for both ways)
                 auto cnt = [&](int from, int to) { return in_place ? (from + to) % 3 : (from + 2 * to) % 3; };
-                int wrong = 0;
+                std::atomic<int> wrong{0};  // every rank's thread adds to it
                 ASSERT_EQ(coll_fake::run(n, params(),
                                          [&](int r, plexus_coll_module_t *m, plexus_coll_comm_t *c) {
                                              // blocks laid out in reverse peer order with a gap of one item
@@ -441,7 +428,7 @@ TEST(CollBasicIntra, ReduceScatterKeepsOperandOrder) {
                     std::vector<int> counts(n);
                     int total = 0;
                     for (int q = 0; q < n; ++q) total += counts[q] = block ? 3 : (q * 5 + 1) % 4;
-                    int wrong = 0;
+                    std::atomic<int> wrong{0};  // every rank's thread adds to it
                     ASSERT_EQ(coll_fake::run(n, params(),
                                              [&](int r, plexus_coll_module_t *m, plexus_coll_comm_t *c) {
                                                  Buf s(t, total), out(t, total);
@@ -473,7 +460,7 @@ TEST(CollBasicIntra, ScanAndExscanKeepOperandOrder) {
                 for (bool in_place : {false, true})
                     for (bool exclusive : {false, true}) {
                         const Type &t = *rcase.type;
-                        int wrong = 0;
+                        std::atomic<int> wrong{0};  // every rank's thread adds to it
                         ASSERT_EQ(coll_fake::run(n, params(),
                                                  [&](int r, plexus_coll_module_t *m, plexus_coll_comm_t *c) {
                                                      Buf s(t, count), out(t, count);
