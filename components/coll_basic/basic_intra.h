@@ -81,6 +81,21 @@ private:
     int n_ = 0;
 };
 
+// Every exchange of the pairwise schedule posted without waiting for the one before: step i
+// (1 .. p - 1) sends to rank + i and receives from rank - i. Batches of RequestBatch's window go
+// by step number, the same at every process, so a batch waits only for what the peers post in
+// their batch of the same number. post(dst, src, reqs) posts one step's operations (at most two).
+template <class Post>
+int post_pairwise(const Ctx &c, Post &&post) {
+    constexpr int kStepsPerBatch = RequestBatch::kWindow / 2;
+    RequestBatch reqs(c);
+    for (int i = 1; i < c.size; ++i) {
+        if (i > 1 && (i - 1) % kStepsPerBatch == 0) BASIC_TRY(reqs.wait());
+        BASIC_TRY(post((c.rank + i) % c.size, (c.rank - i + c.size) % c.size, reqs));
+    }
+    return reqs.wait();
+}
+
 // ---- folded recursive halving / doubling (intra_halving.cc); commutative operations ----
 
 // The ranks below 2 * rem fold in pairs: the even one sends acc (count items) to the odd one,

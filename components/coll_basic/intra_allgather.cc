@@ -47,16 +47,11 @@ int allgather_bruck(const Ctx &c, char *recvbuf, int rc, const Layout &l) {
 // another, which wins where ranks outnumber cores (a ring step waits for a neighbour to be
 // scheduled, p - 1 times in a row).
 int allgather_linear(const Ctx &c, char *recvbuf, const int counts[], const int displs[], const Layout &l) {
-    const int n = c.size, r = c.rank;
-    constexpr int kStepsPerBatch = RequestBatch::kWindow / 2;
-    RequestBatch reqs(c);
-    for (int i = 1; i < n; ++i) {
-        const int dst = (r + i) % n, src = (r - i + n) % n;
-        if (i > 1 && (i - 1) % kStepsPerBatch == 0) BASIC_TRY(reqs.wait());
+    const int r = c.rank;
+    return post_pairwise(c, [&](int dst, int src, RequestBatch &reqs) {
         if (counts[src]) BASIC_TRY(c.irecv(l.at(recvbuf, displs[src]), counts[src], l.type, src, reqs.next()));
-        if (counts[r]) BASIC_TRY(c.isend(l.at(recvbuf, displs[r]), counts[r], l.type, dst, reqs.next()));
-    }
-    return reqs.wait();
+        return counts[r] ? c.isend(l.at(recvbuf, displs[r]), counts[r], l.type, dst, reqs.next()) : 0;
+    });
 }
 
 // Ring over blocks given by counts/displs (items of l.type).

@@ -35,16 +35,10 @@ int alltoall_pairwise(const Ctx &c, const Blocks &s, char *recvbuf, int rc, cons
 // Alltoallv): no step waits for the one before, so a process that is not running holds up only
 // the messages to and from itself. What wins where ranks outnumber cores.
 int alltoall_linear(const Ctx &c, const Blocks &s, char *recvbuf, int rc, const Layout &rl) {
-    const int n = c.size, r = c.rank;
-    constexpr int kStepsPerBatch = RequestBatch::kWindow / 2;
-    RequestBatch reqs(c);
-    for (int i = 1; i < n; ++i) {
-        const int dst = (r + i) % n, src = (r - i + n) % n;
-        if (i > 1 && (i - 1) % kStepsPerBatch == 0) BASIC_TRY(reqs.wait());
+    return post_pairwise(c, [&](int dst, int src, RequestBatch &reqs) {
         BASIC_TRY(c.irecv(rl.at(recvbuf, static_cast<long>(src) * rc), rc, rl.type, src, reqs.next()));
-        BASIC_TRY(c.isend(s.at(dst), s.count, s.type, dst, reqs.next()));
-    }
-    return reqs.wait();
+        return c.isend(s.at(dst), s.count, s.type, dst, reqs.next());
+    });
 }
 
 int alltoall_bruck(const Ctx &c, const Blocks &s, char *recvbuf, int rc, const Layout &rl) {

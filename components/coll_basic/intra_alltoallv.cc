@@ -25,24 +25,15 @@ struct Side {
     ptrdiff_t offset(int j) const { return byte_displs ? displs[j] : displs[j] * extent; }
 };
 
-constexpr int kStepsPerBatch = RequestBatch::kWindow / 2;
-
 int pairwise(const Ctx &c, const Side &s, const Side &r) {
     char *out = const_cast<char *>(r.buf);
     if (s.counts[c.rank] || r.counts[c.rank])
         BASIC_TRY(c.svc->copy(s.buf + s.offset(c.rank), s.counts[c.rank], s.type_of(c.rank), out + r.offset(c.rank),
                               r.counts[c.rank], r.type_of(c.rank)));
-    RequestBatch reqs(c);
-    for (int i = 1; i < c.size; ++i) {
-        const int dst = (c.rank + i) % c.size, src = (c.rank - i + c.size) % c.size;
-        // Batches by step number, the same on every process: what a batch waits for is posted by
-        // the peers in their batch of the same number.
-        if (i > 1 && (i - 1) % kStepsPerBatch == 0) BASIC_TRY(reqs.wait());
+    return post_pairwise(c, [&](int dst, int src, RequestBatch &reqs) {
         if (r.counts[src]) BASIC_TRY(c.irecv(out + r.offset(src), r.counts[src], r.type_of(src), src, reqs.next()));
-        if (s.counts[dst])
-            BASIC_TRY(c.isend(s.buf + s.offset(dst), s.counts[dst], s.type_of(dst), dst, reqs.next()));
-    }
-    return reqs.wait();
+        return s.counts[dst] ? c.isend(s.buf + s.offset(dst), s.counts[dst], s.type_of(dst), dst, reqs.next()) : 0;
+    });
 }
 
 // In place: what recvbuf's blocks cover, copied aside.
