@@ -123,6 +123,11 @@ int reduce_binomial(const Ctx &c, const void *input, void *result, int count, pl
 // vectors of at least two segments of coll_basic_reduce_segment_bytes.
 int reduce_binomial_segmented(const Ctx &c, const void *input, void *result, int count, plexus_coll_dtype_t *t,
                               plexus_coll_op_t *op, int root, int segment);
+// Linear reduce (intra_reduce.cc): every process sends to root, which combines in rank order.
+int reduce_linear(const Ctx &c, const void *input, void *result, int count, plexus_coll_dtype_t *t,
+                  plexus_coll_op_t *op, int root);
+// Linear bcast (intra_bcast.cc): root sends to every process.
+int bcast_linear(const Ctx &c, void *buf, int count, plexus_coll_dtype_t *t, int root);
 // Linear scatterv from root (intra_scatter.cc); recvbuf PLEXUS_COLL_IN_PLACE at root leaves its
 // block where it is.
 int scatterv_linear(const Ctx &c, const void *sendbuf, const int sendcounts[], const int displs[],

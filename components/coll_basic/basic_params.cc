@@ -12,7 +12,7 @@ namespace {
 constexpr const char *kBarrierValues[] = {"auto", "dissemination", "linear", nullptr};
 constexpr const char *kBcastValues[] = {"auto", "binomial", "scatter_allgather", "linear", nullptr};
 constexpr const char *kReduceValues[] = {"auto", "binomial", "reduce_scatter_gather", "linear", nullptr};
-constexpr const char *kAllreduceValues[] = {"auto", "recursive_doubling", "rabenseifner", "ring", nullptr};
+constexpr const char *kAllreduceValues[] = {"auto", "recursive_doubling", "rabenseifner", "ring", "reduce_bcast", nullptr};
 constexpr const char *kAllgatherValues[] = {"auto", "recursive_doubling", "ring", "bruck", "linear", nullptr};
 constexpr const char *kOversubscribedValues[] = {"auto", "no", "yes", nullptr};
 constexpr const char *kAlltoallValues[] = {"auto", "bruck", "pairwise", "linear", nullptr};
@@ -103,8 +103,10 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    "Allreduce algorithm: recursive_doubling, rabenseifner (recursive halving + "
                    "recursive doubling allgather), ring (ring reduce-scatter + ring allgather); both "
                    "need a commutative operation and at least one item per block, else "
-                   "recursive_doubling is used; auto uses rabenseifner from "
-                   "coll_basic_allreduce_large_bytes on. Default auto.",
+                   "recursive_doubling is used; reduce_bcast (linear reduce to rank 0, linear bcast "
+                   "from it); auto uses rabenseifner from coll_basic_allreduce_large_bytes on, below "
+                   "it recursive_doubling, or reduce_bcast on an oversubscribed node from 5 processes "
+                   "on. Default auto.",
                    &g_params.allreduce_algorithm),
         enumerated("allgather_algorithm", kAllgatherValues,
                    "Allgather algorithm: recursive_doubling (power-of-two sizes; others use bruck), "
@@ -123,6 +125,7 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    "waiting for a relay waits for it to be scheduled, so the algorithms without "
                    "relays win: linear barrier (from 5 processes), linear bcast below "
                    "coll_basic_bcast_large_bytes, linear reduce below coll_basic_reduce_linear_bytes, "
+                   "reduce_bcast allreduce below coll_basic_allreduce_large_bytes (from 5 processes), "
                    "linear allgather and allgatherv from coll_basic_allgather_large_bytes, linear "
                    "alltoall from coll_basic_alltoall_large_bytes. auto compares the job's ranks on "
                    "this node with the CPUs online. Default auto.",

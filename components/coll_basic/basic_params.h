@@ -18,7 +18,8 @@ enum AllreduceAlgorithm : int {
     kAllreduceAuto = 0,
     kAllreduceRecursiveDoubling,
     kAllreduceRabenseifner,
-    kAllreduceRing
+    kAllreduceRing,
+    kAllreduceReduceBcast
 };
 enum AllgatherAlgorithm : int {
     kAllgatherAuto = 0,

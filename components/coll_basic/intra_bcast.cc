@@ -10,6 +10,19 @@
 #include "basic_tags.h"
 
 namespace plexus::coll_basic {
+
+// The root sends to every process itself: depth 1, so no process waits for a relay to be
+// scheduled (what costs most where ranks outnumber cores), at the price of p - 1 sends at the root.
+int bcast_linear(const Ctx &c, void *buf, int count, plexus_coll_dtype_t *t, int root) {
+    if (c.rank != root) return c.recv(buf, count, t, root);
+    RequestBatch reqs(c);
+    for (int i = 1; i < c.size; ++i) {
+        if (reqs.full()) BASIC_TRY(reqs.wait());
+        BASIC_TRY(c.isend(buf, count, t, (root + i) % c.size, reqs.next()));
+    }
+    return reqs.wait();
+}
+
 namespace {
 
 int bcast_binomial(const Ctx &c, void *buf, int count, plexus_coll_dtype_t *t, int root) {
@@ -26,18 +39,6 @@ int bcast_binomial(const Ctx &c, void *buf, int count, plexus_coll_dtype_t *t, i
     RequestBatch reqs(c);
     for (mask >>= 1; mask > 0; mask >>= 1)
         if (rel + mask < c.size) BASIC_TRY(c.isend(buf, count, t, c.absolute(rel + mask, root), reqs.next()));
-    return reqs.wait();
-}
-
-// The root sends to every process itself: depth 1, so no process waits for a relay to be
-// scheduled (what costs most where ranks outnumber cores), at the price of p - 1 sends at the root.
-int bcast_linear(const Ctx &c, void *buf, int count, plexus_coll_dtype_t *t, int root) {
-    if (c.rank != root) return c.recv(buf, count, t, root);
-    RequestBatch reqs(c);
-    for (int i = 1; i < c.size; ++i) {
-        if (reqs.full()) BASIC_TRY(reqs.wait());
-        BASIC_TRY(c.isend(buf, count, t, (root + i) % c.size, reqs.next()));
-    }
     return reqs.wait();
 }
 

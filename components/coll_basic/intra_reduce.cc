@@ -74,8 +74,6 @@ int reduce_binomial(const Ctx &c, const void *input, void *result, int count, pl
     return c.send(partial, count, t, root);
 }
 
-namespace {
-
 // Every process sends its vector to the root, which combines them in rank order (from the right:
 // acc = x_i op acc, so non-commutative operations keep their order). No process waits for a
 // relay, which is what costs most where ranks outnumber cores; the root does all p - 1 steps,
@@ -108,6 +106,8 @@ int reduce_linear(const Ctx &c, const void *input, void *result, int count, plex
     for (int i = n - 2; i >= 0; --i) BASIC_TRY(c.reduce_local(op, vector_of(i), acc, count, t));
     return c.copy(acc, result, count, t);
 }
+
+namespace {
 
 // Fold, recursive halving on count / p' blocks, then the blocks gathered to the root along a
 // binomial tree (mirror of the halving); when the root sat out of the fold, its odd neighbour

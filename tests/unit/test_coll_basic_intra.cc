@@ -150,7 +150,8 @@ TEST(CollBasicIntra, ReduceKeepsOperandOrder) {
 }
 
 TEST(CollBasicIntra, AllreduceKeepsOperandOrder) {
-    for (int alg : {kAllreduceAuto, kAllreduceRecursiveDoubling, kAllreduceRabenseifner, kAllreduceRing}) {
+    for (int alg : std::initializer_list<int>{kAllreduceAuto, kAllreduceRecursiveDoubling, kAllreduceRabenseifner,
+                                              kAllreduceRing, kAllreduceReduceBcast, kAutoOversubscribed}) {
         Params p = with(&Params::allreduce_algorithm, alg);
         p.allreduce_large = 64;
         for (int n = 1; n <= 8; ++n)
