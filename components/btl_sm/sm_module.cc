@@ -85,7 +85,7 @@ int SmModule::open(plexus_reason_t *why) {
         cma_ = cma_available(&err);
         if (!cma_) host_->log(self_, PLEXUS_LOG_DECISION, "single copy off: %s", err.c_str());
     }
-    rdma_threshold_ = single_copy_threshold_for(job.local_size);
+    rdma_threshold_ = single_copy_threshold_for(job);
     if (!create_segment(why)) return PLEXUS_ERR_NOT_AVAILABLE;
     probe_word_ = random_word();
     Card card{};
@@ -158,18 +158,17 @@ bool SmModule::create_segment(plexus_reason_t *why) {
 // where ranks outnumber CPUs, every fragment can wait for a scheduler round trip. A single copy
 // lets the receiver pull the whole message while the sender is off the CPU, so there every
 // rendezvous message uses it, unless the user set the threshold.
-uint64_t SmModule::single_copy_threshold_for(uint32_t local_size) const {
-    const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-    if (!cma_ || cpus <= 0 || local_size <= static_cast<uint64_t>(cpus)) return params_.single_copy_threshold;
+uint64_t SmModule::single_copy_threshold_for(const plexus_job_info_t &job) const {
+    if (!cma_ || !job.oversubscribed) return params_.single_copy_threshold;
     // A host that cannot say where the value came from: take it as the user's.
     plexus_param_value_t v{};
     if (!host_->param_lookup || host_->param_lookup("btl_sm_single_copy_threshold", &v) != PLEXUS_SUCCESS ||
         !v.source || std::strcmp(v.source, "default") != 0)
         return params_.single_copy_threshold;
     host_->log(self_, PLEXUS_LOG_DECISION,
-               "%u local ranks on %ld CPUs: single copy from the eager limit (%llu bytes) on, not from "
-               "btl_sm_single_copy_threshold's default",
-               local_size, cpus, static_cast<unsigned long long>(params_.eager_limit));
+               "%u local ranks, more than CPUs: single copy from the eager limit (%llu bytes) on, not "
+               "from btl_sm_single_copy_threshold's default",
+               job.local_size, static_cast<unsigned long long>(params_.eager_limit));
     return params_.eager_limit;
 }
 

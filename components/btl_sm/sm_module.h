@@ -108,7 +108,7 @@ private:
     void maybe_unlink();
     bool create_segment(plexus_reason_t *why);
     void fill_api();
-    uint64_t single_copy_threshold_for(uint32_t local_size) const;
+    uint64_t single_copy_threshold_for(const plexus_job_info_t &job) const;
 
     // ---- hot: progress and send ----
     std::vector<InBox> in_boxes_;

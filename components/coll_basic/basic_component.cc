@@ -27,7 +27,7 @@ int basic_open(const plexus_host_api_t *host, plexus_reason_t *) {
     plexus_job_info_t job{};
     job.struct_size = sizeof job;
     const bool known = host->minor >= 1 && host->job_info && host->job_info(&job) == PLEXUS_SUCCESS;
-    plexus::coll_basic::decide_oversubscribed(known ? job.local_size : 1);
+    plexus::coll_basic::decide_oversubscribed(known && job.oversubscribed);
     return PLEXUS_SUCCESS;
 }
 

@@ -1,7 +1,5 @@
 #include "basic_params.h"
 
-#include <unistd.h>
-
 #include <cstdint>
 
 #include "basic_scratch.h"
@@ -191,10 +189,9 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
 
 const Params &params() { return g_params; }
 
-void decide_oversubscribed(uint32_t local_size) {
-    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    g_params.oversubscribed = g_oversubscribed == kOversubscribedYes ||
-                              (g_oversubscribed == kOversubscribedAuto && cpus > 0 && local_size > cpus);
+void decide_oversubscribed(bool node_oversubscribed) {
+    g_params.oversubscribed =
+        g_oversubscribed == kOversubscribedYes || (g_oversubscribed == kOversubscribedAuto && node_oversubscribed);
 }
 
 }  // namespace plexus::coll_basic

@@ -50,8 +50,8 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
 // The values registered (the defaults until register_params ran).
 const Params &params();
 
-// Decides Params::oversubscribed at open: coll_basic_node_oversubscribed, or under auto whether
-// this node runs more ranks of the job (local_size) than it has CPUs online.
-void decide_oversubscribed(uint32_t local_size);
+// Decides Params::oversubscribed at open: coll_basic_node_oversubscribed, or under auto what the
+// runtime says of this node (plexus_job_info_t::oversubscribed).
+void decide_oversubscribed(bool node_oversubscribed);
 
 }  // namespace plexus::coll_basic

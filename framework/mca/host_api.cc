@@ -150,6 +150,7 @@ int job_info(plexus_job_info_t *out) {
     full.local_size = j.local_size;
     full.node_id = j.node_id;
     full.appnum = j.appnum;
+    full.oversubscribed = j.oversubscribed() ? 1 : 0;
     full.universe_size = j.universe_size ? static_cast<int64_t>(*j.universe_size) : -1;
     std::snprintf(full.nspace, sizeof full.nspace, "%s", j.nspace.c_str());
     // An older caller's struct is shorter: fill what it has, keep its struct_size.

@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include <unistd.h>
 
 #include "mca/mca_core.h"
 #include "mpi/buffered_send.h"
@@ -90,9 +89,8 @@ void MpiState::build(const char *function) {
 // More ranks of the job on this node than CPUs: waiting ranks give their CPU away at once, unless
 // the user chose the spin count.
 void MpiState::adapt_progress_to_node(const runtime::JobInfo &job) {
-    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     const mca::Param *spin = core_->params().find("runtime_progress_spin_count");
-    if (cpus <= 0 || job.local_size <= static_cast<uint32_t>(cpus)) return;
+    if (!job.oversubscribed()) return;
     if (spin && spin->source != mca::SourceKind::Default) return;
     core_->progress().set_policy(core_->progress().policy().yielding_at_once());
 }

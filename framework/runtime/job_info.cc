@@ -10,6 +10,12 @@
 #include "runtime/pmix_client.h"
 
 namespace plexus::runtime {
+
+bool JobInfo::oversubscribed() const {
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 0 && local_size > static_cast<uint64_t>(cpus);
+}
+
 namespace {
 
 std::optional<uint32_t> parse_u32(std::string_view text) {

@@ -35,6 +35,9 @@ struct JobInfo {
     bool singleton = true;
 
     ProcId self() const { return {nspace, rank}; }
+    // More ranks of this job on this node than CPUs online: the one place that decides it (the
+    // progress engine's spin, btl_sm's single copy and coll_basic's algorithms all follow it).
+    bool oversubscribed() const;
 };
 
 // Rank 0 of 1 in namespace "singleton-<pid>", alone on node 0.

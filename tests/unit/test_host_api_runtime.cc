@@ -100,6 +100,7 @@ TEST_F(HostApiRuntime, JobInfoFillsWhatTheCallerKnows) {
     EXPECT_EQ(info.node_id, 0u);
     EXPECT_EQ(info.appnum, 0u);
     EXPECT_EQ(info.universe_size, -1);
+    EXPECT_EQ(info.oversubscribed, 0);  // a singleton has a CPU to itself
     EXPECT_STREQ(info.nspace, ("singleton-" + std::to_string(getpid())).c_str());
 
     // A caller built when the struct ended before nspace: nothing past its end is written.

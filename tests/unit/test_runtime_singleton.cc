@@ -78,6 +78,18 @@ TEST_F(SingletonRuntime, IsRankZeroOfOne) {
     EXPECT_EQ(rt->connect_time().count(), 0);
 }
 
+// One rank per CPU is not oversubscribed; one more than the CPUs online is.
+TEST(JobInfo, OversubscribedWhenTheNodeHasMoreRanksThanCpus) {
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    ASSERT_GT(cpus, 0);
+    JobInfo j = singleton_job_info();
+    EXPECT_FALSE(j.oversubscribed());
+    j.local_size = static_cast<uint32_t>(cpus);
+    EXPECT_FALSE(j.oversubscribed());
+    j.local_size = static_cast<uint32_t>(cpus) + 1;
+    EXPECT_TRUE(j.oversubscribed());
+}
+
 TEST_F(SingletonRuntime, SecretIs64HexDigitsAndNamesThePrefix) {
     RuntimeSession rt;
     ASSERT_TRUE(rt.status());

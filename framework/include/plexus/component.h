@@ -105,7 +105,10 @@ typedef struct plexus_job_info {
     uint32_t local_size;
     uint32_t node_id;
     uint32_t appnum;
-    int32_t reserved0;
+    /* 1 when this node runs more processes of the job than it has CPUs online: a waiting process
+     * then waits for others to be scheduled, and components pick protocols and algorithms that
+     * need fewer of them (0 from cores before it was filled, as the member was reserved). */
+    int32_t oversubscribed;
     int64_t universe_size;           /* -1 when the launcher does not say */
     char nspace[PLEXUS_NSPACE_MAX];  /* the job's namespace, NUL-terminated */
 } plexus_job_info_t;
