@@ -29,8 +29,9 @@ struct Params {
     long scatter_large = 0;
     // Binomial reduce in segments of this many bytes (0: whole vectors).
     long reduce_segment = 0;
-    // On an oversubscribed node, Reduce vectors below this many bytes go linear.
+    // On an oversubscribed node, Reduce vectors and Bcast messages below these many bytes go linear.
     long reduce_linear_below = 0;
+    long bcast_linear_below = 0;
     // More ranks than CPUs on this node: auto prefers the algorithms in which no process waits
     // for a relay (linear bcast, allgather and alltoall), since every relay waits to be scheduled.
     bool oversubscribed = false;

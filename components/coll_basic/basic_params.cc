@@ -27,6 +27,7 @@ struct Storage {
     uint64_t scratch_keep = kDefaultScratchKeep;
     uint64_t reduce_segment = kDefaultReduceSegment;
     uint64_t reduce_linear_below = kDefaultReduceLinearBelow;
+    uint64_t bcast_linear_below = kDefaultBcastLinearBelow;
 };
 
 Params defaults() {
@@ -40,6 +41,7 @@ Params defaults() {
     p.scatter_large = kDefaultScatterLarge;
     p.reduce_segment = kDefaultReduceSegment;
     p.reduce_linear_below = kDefaultReduceLinearBelow;
+    p.bcast_linear_below = kDefaultBcastLinearBelow;
     return p;
 }
 
@@ -80,14 +82,14 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
         enumerated("barrier_algorithm", kBarrierValues,
                    "Barrier algorithm: dissemination (ceil(log2 p) rounds of zero-byte messages), "
                    "linear (everyone signals rank 0, which releases everyone); auto is dissemination, "
-                   "linear on an oversubscribed node from 5 processes on. Default auto.",
+                   "linear on an oversubscribed node from 3 processes on. Default auto.",
                    &g_params.barrier_algorithm),
         enumerated("bcast_algorithm", kBcastValues,
                    "Bcast algorithm: binomial (tree), scatter_allgather (binomial scatter + ring "
                    "allgather of the packed bytes, van de Geijn), linear (the root sends to every "
                    "process); auto uses scatter_allgather from coll_basic_bcast_large_bytes on "
-                   "(communicators of more than 2 processes), below it binomial, or linear on an "
-                   "oversubscribed node. Default auto.",
+                   "(communicators of more than 2 processes), below it binomial, or linear below "
+                   "coll_basic_bcast_linear_bytes on an oversubscribed node. Default auto.",
                    &g_params.bcast_algorithm),
         enumerated("reduce_algorithm", kReduceValues,
                    "Reduce algorithm: binomial (tree; keeps the operand order of non-commutative "
@@ -110,23 +112,26 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    "Allgather algorithm: recursive_doubling (power-of-two sizes; others use bruck), "
                    "ring, bruck, linear (every block sent to every process at once); auto uses "
                    "recursive_doubling or bruck below coll_basic_allgather_large_bytes and ring from "
-                   "it on, linear on an oversubscribed node (also for Allgatherv). Default auto.",
+                   "it on; on an oversubscribed node linear from that size on, and for every size "
+                   "from 5 processes on (Allgatherv: linear on an oversubscribed node, else ring). "
+                   "Default auto.",
                    &g_params.allgather_algorithm),
         enumerated("alltoall_algorithm", kAlltoallValues,
                    "Alltoall algorithm: bruck (log2 p rounds, blocks forwarded), pairwise (p - 1 "
-                   "exchanges), linear (every exchange posted at once); auto uses pairwise from "
-                   "coll_basic_alltoall_large_bytes on, linear there on an oversubscribed node. "
+                   "exchanges), linear (every exchange posted at once); auto uses bruck below "
+                   "coll_basic_alltoall_large_bytes and pairwise from it on; on an oversubscribed "
+                   "node linear from that size on, and for every size from 5 processes on. "
                    "Default auto.",
                    &g_params.alltoall_algorithm),
         enumerated("node_oversubscribed", kOversubscribedValues,
                    "Whether auto's choices assume more ranks than CPUs on this node, where a process "
                    "waiting for a relay waits for it to be scheduled, so the algorithms without "
-                   "relays win: linear barrier (from 5 processes), linear bcast below "
-                   "coll_basic_bcast_large_bytes, linear reduce below coll_basic_reduce_linear_bytes, "
+                   "relays win: linear barrier (from 3 processes), linear bcast below "
+                   "coll_basic_bcast_linear_bytes, linear reduce below coll_basic_reduce_linear_bytes, "
                    "reduce_bcast allreduce below coll_basic_allreduce_large_bytes (from 5 processes), "
-                   "linear allgather and allgatherv from coll_basic_allgather_large_bytes, linear "
-                   "alltoall from coll_basic_alltoall_large_bytes. auto compares the job's ranks on "
-                   "this node with the CPUs online. Default auto.",
+                   "linear allgather, allgatherv and alltoall from their large sizes on (every size "
+                   "from 5 processes). auto compares the job's ranks on this node with the CPUs "
+                   "online. Default auto.",
                    &g_oversubscribed),
         threshold("bcast_large_bytes", "4m",
                   "Bcast messages (count * type size) of at least this many bytes use scatter_allgather "
@@ -161,6 +166,11 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                   "vectors (count * type size) below this many bytes use linear under auto. "
                   "Default 512k.",
                   &g_storage.reduce_linear_below),
+        threshold("bcast_linear_bytes", "64k",
+                  "On a node with more ranks than CPUs (coll_basic_node_oversubscribed), Bcast "
+                  "messages (count * type size) below this many bytes use linear under auto, larger "
+                  "ones binomial. Default 64k.",
+                  &g_storage.bcast_linear_below),
         desc("reduce_segment_bytes", PLEXUS_PARAM_SIZE, "128k",
              "The binomial reduce (Reduce, and the reductions other collectives make with it) "
              "moves vectors of at least two segments of this many bytes segment by segment, "
@@ -183,6 +193,7 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
     g_params.scatter_large = clamp_long(g_storage.scatter_large);
     g_params.reduce_segment = clamp_long(g_storage.reduce_segment);
     g_params.reduce_linear_below = clamp_long(g_storage.reduce_linear_below);
+    g_params.bcast_linear_below = clamp_long(g_storage.bcast_linear_below);
     set_scratch_keep(g_storage.scratch_keep);
     return PLEXUS_SUCCESS;
 }

@@ -42,6 +42,7 @@ inline constexpr long kDefaultGatherLarge = 1024;
 inline constexpr long kDefaultScatterLarge = 8 * 1024;
 inline constexpr long kDefaultReduceSegment = 128 * 1024;
 inline constexpr long kDefaultReduceLinearBelow = 512 * 1024;
+inline constexpr long kDefaultBcastLinearBelow = 64 * 1024;
 inline constexpr long kDefaultScratchKeep = 64l * 1024 * 1024;
 
 // Registers every parameter; the effective values land in the process-wide parameters.

@@ -82,6 +82,7 @@ TEST(CollBasicIntra, Bcast) {
     for (int alg : std::initializer_list<int>{kBcastAuto, kBcastBinomial, kBcastScatterAllgather, kBcastLinear, kAutoOversubscribed}) {
         Params p = with(&Params::bcast_algorithm, alg);
         p.bcast_large = 64;  // auto switches within the counts tested
+        p.bcast_linear_below = 16;  // oversubscribed: linear up to count 3 of ints, binomial for 3 pairs
         for (int n = 1; n <= 8; ++n)
             for (int root : {0, n - 1, n / 2})
                 for (int count : kCounts)
