@@ -120,7 +120,15 @@ size_t elements_per_item(const Datatype &t);
 
 // Whether one item of t is *per_item copies of the single predefined type *basic (itself for a
 // predefined type, MPI_2INT ... included). False for mixed types and for types without data.
-bool uniform_basic(const Datatype &t, const Datatype **basic, size_t *per_item);
+// Inline: every reduction asks, twice per call (the argument check and the kernel's choice).
+bool uniform_basic_derived(const Datatype &t, const Datatype **basic, size_t *per_item);
+inline bool uniform_basic(const Datatype &t, const Datatype **basic, size_t *per_item) {
+    if (t.derived) return uniform_basic_derived(t, basic, per_item);
+    if (t.size == 0) return false;
+    *basic = &t;
+    *per_item = 1;
+    return true;
+}
 
 // References held past an MPI call; the object goes when neither the program nor any holder
 // uses it. No-ops for predefined types.

@@ -7,7 +7,7 @@
 
 namespace plexus::mpi::coll {
 
-int check_comm(const char *fn, const Comm *comm, bool intra_only) {
+int comm_error(const char *fn, const Comm *comm, bool intra_only) {
     if (!comm) return report_errorf(nullptr, MPI_ERR_COMM, "%s: invalid communicator: MPI_COMM_NULL", fn);
     if (!comm_valid(comm))
         return report_errorf(nullptr, MPI_ERR_COMM, "%s: invalid communicator %p: not a communicator (freed, or never made by MPI)",
@@ -38,12 +38,12 @@ int check_rooted(const char *fn, const Comm *comm, int root, Role &role) {
     return MPI_SUCCESS;
 }
 
-int check_count(const char *fn, const Comm *comm, int count, const char *arg) {
+int count_error(const char *fn, const Comm *comm, int count, const char *arg) {
     if (count >= 0) return MPI_SUCCESS;
     return report_errorf(comm, MPI_ERR_COUNT, "%s: invalid %s %d: counts are 0 or more", fn, arg, count);
 }
 
-int check_type(const char *fn, const Comm *comm, const Datatype *type, const char *arg) {
+int type_error(const char *fn, const Comm *comm, const Datatype *type, const char *arg) {
     if (datatype_valid(type)) return MPI_SUCCESS;
     if (!type) return report_errorf(comm, MPI_ERR_TYPE, "%s: invalid %s: MPI_DATATYPE_NULL", fn, arg);
     if (type->magic != Datatype::kMagic)
@@ -53,23 +53,13 @@ int check_type(const char *fn, const Comm *comm, const Datatype *type, const cha
                          type_name(type).c_str());
 }
 
-int check_buffer(const char *fn, const Comm *comm, const void *buf, bool nonempty, const Datatype *type,
-                 const char *arg, const char *in_place_rule) {
-    if (buf == MPI_IN_PLACE) {
-        if (!in_place_rule) return MPI_SUCCESS;
+int buffer_error(const char *fn, const Comm *comm, const void *buf, const Datatype *type, const char *arg,
+                 const char *in_place_rule) {
+    if (buf == MPI_IN_PLACE)
         return report_errorf(comm, MPI_ERR_BUFFER, "%s: %s is MPI_IN_PLACE, which is not allowed here: %s", fn, arg,
                              in_place_rule);
-    }
-    if (buf || !nonempty || !type->predefined) return MPI_SUCCESS;
     return report_errorf(comm, MPI_ERR_BUFFER, "%s: invalid %s: NULL with data of %s to %s", fn, arg,
                          type_name(type).c_str(), arg[0] == 's' ? "send" : "receive");
-}
-
-int check_data(const char *fn, const Comm *comm, const void *buf, int count, const Datatype *type, const char *buf_arg,
-               const char *count_arg, const char *type_arg, const char *in_place_rule) {
-    if (int rc = check_count(fn, comm, count, count_arg)) return rc;
-    if (int rc = check_type(fn, comm, type, type_arg)) return rc;
-    return check_buffer(fn, comm, buf, count > 0 && type->size > 0, type, buf_arg, in_place_rule);
 }
 
 int check_counts(const char *fn, const Comm *comm, const int counts[], int n, const char *arg) {

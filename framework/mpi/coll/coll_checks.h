@@ -7,11 +7,24 @@
 #include "mpi.h"
 #include "mpi/communicator.h"
 #include "mpi/datatype.h"
+#include "mpi/error_report.h"
 
 namespace plexus::mpi::coll {
 
+// The reports behind the checks below: cold, out of line, so that the checks themselves inline
+// into every collective call as a few compares.
+[[gnu::cold]] int comm_error(const char *fn, const Comm *comm, bool intra_only);
+[[gnu::cold]] int count_error(const char *fn, const Comm *comm, int count, const char *arg);
+[[gnu::cold]] int type_error(const char *fn, const Comm *comm, const Datatype *type, const char *arg);
+[[gnu::cold]] int buffer_error(const char *fn, const Comm *comm, const void *buf, const Datatype *type,
+                               const char *arg, const char *in_place_rule);
+
 // A valid communicator (MPI_ERR_COMM); intra_only: inter-communicators refused too (Scan, Exscan).
-int check_comm(const char *fn, const Comm *comm, bool intra_only = false);
+inline int check_comm(const char *fn, const Comm *comm, bool intra_only = false) {
+    if (comm_valid(comm) && !(intra_only && comm->inter)) [[likely]]
+        return MPI_SUCCESS;
+    return comm_error(fn, comm, intra_only);
+}
 
 // What the calling process does in a rooted collective.
 enum class Role {
@@ -31,17 +44,34 @@ inline Role role_of(const Comm *comm, int root) {
 int check_rooted(const char *fn, const Comm *comm, int root, Role &role);
 
 // count >= 0 (MPI_ERR_COUNT), arg names it ("sendcount").
-int check_count(const char *fn, const Comm *comm, int count, const char *arg);
+inline int check_count(const char *fn, const Comm *comm, int count, const char *arg) {
+    if (count >= 0) [[likely]]
+        return MPI_SUCCESS;
+    return count_error(fn, comm, count, arg);
+}
 // A valid, committed datatype (MPI_ERR_TYPE).
-int check_type(const char *fn, const Comm *comm, const Datatype *type, const char *arg);
+inline int check_type(const char *fn, const Comm *comm, const Datatype *type, const char *arg) {
+    if (datatype_valid(type)) [[likely]]
+        return MPI_SUCCESS;
+    return type_error(fn, comm, type, arg);
+}
 // A buffer holding data (nonempty) of type: not NULL with a predefined type (a derived one may
 // use MPI_BOTTOM). MPI_IN_PLACE: allowed when in_place_rule is null, else MPI_ERR_BUFFER with
 // the rule as the reason ("MPI_Gather takes it only as the root's sendbuf").
-int check_buffer(const char *fn, const Comm *comm, const void *buf, bool nonempty, const Datatype *type,
-                 const char *arg, const char *in_place_rule);
+inline int check_buffer(const char *fn, const Comm *comm, const void *buf, bool nonempty, const Datatype *type,
+                        const char *arg, const char *in_place_rule) {
+    const bool ok = buf == MPI_IN_PLACE ? !in_place_rule : buf || !nonempty || !type->predefined;
+    if (ok) [[likely]]
+        return MPI_SUCCESS;
+    return buffer_error(fn, comm, buf, type, arg, in_place_rule);
+}
 // count, type and buffer together; the names are the arguments'.
-int check_data(const char *fn, const Comm *comm, const void *buf, int count, const Datatype *type, const char *buf_arg,
-               const char *count_arg, const char *type_arg, const char *in_place_rule);
+inline int check_data(const char *fn, const Comm *comm, const void *buf, int count, const Datatype *type,
+                      const char *buf_arg, const char *count_arg, const char *type_arg, const char *in_place_rule) {
+    if (int rc = check_count(fn, comm, count, count_arg)) return rc;
+    if (int rc = check_type(fn, comm, type, type_arg)) return rc;
+    return check_buffer(fn, comm, buf, count > 0 && type->size > 0, type, buf_arg, in_place_rule);
+}
 // An array of n counts: not NULL (MPI_ERR_ARG), each >= 0 (MPI_ERR_COUNT, with its index).
 int check_counts(const char *fn, const Comm *comm, const int counts[], int n, const char *arg);
 // A displacement array: not NULL (MPI_ERR_ARG).

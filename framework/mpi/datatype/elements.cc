@@ -86,8 +86,8 @@ int count_of(const Datatype &t, size_t bytes) {
     return bytes % t.size == 0 ? static_cast<int>(bytes / t.size) : MPI_UNDEFINED;
 }
 
-bool uniform_basic(const Datatype &t, const Datatype **basic, size_t *per_item) {
-    const Datatype *b = t.derived ? t.derived->basic : &t;
+bool uniform_basic_derived(const Datatype &t, const Datatype **basic, size_t *per_item) {
+    const Datatype *b = t.derived->basic;
     if (!b || t.size == 0) return false;
     *basic = b;
     *per_item = t.size / b->size;

@@ -30,8 +30,10 @@ int check_reduction_op(const char *function, const Comm *comm, const Op *op, con
     if (op->kind == OpKind::Replace)
         return report_errorf(comm, MPI_ERR_OP,
                              "%s: MPI_REPLACE is not a reduction operation: it is for MPI_Accumulate only", function);
+    if (op_allowed(*op, *type, nullptr)) [[likely]]
+        return MPI_SUCCESS;
     std::string why;
-    if (op_allowed(*op, *type, &why)) return MPI_SUCCESS;
+    op_allowed(*op, *type, &why);
     return report_errorf(comm, MPI_ERR_OP, "%s: invalid op for datatype: %s", function, why.c_str());
 }
 
