@@ -105,7 +105,7 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    "need a commutative operation and at least one item per block, else "
                    "recursive_doubling is used; reduce_bcast (linear reduce to rank 0, linear bcast "
                    "from it); auto uses rabenseifner from coll_basic_allreduce_large_bytes on, below "
-                   "it recursive_doubling, or reduce_bcast on an oversubscribed node from 5 processes "
+                   "it recursive_doubling, or reduce_bcast on an oversubscribed node from 3 processes "
                    "on. Default auto.",
                    &g_params.allreduce_algorithm),
         enumerated("allgather_algorithm", kAllgatherValues,
@@ -113,14 +113,14 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    "ring, bruck, linear (every block sent to every process at once); auto uses "
                    "recursive_doubling or bruck below coll_basic_allgather_large_bytes and ring from "
                    "it on; on an oversubscribed node linear from that size on, and for every size "
-                   "from 5 processes on (Allgatherv: linear on an oversubscribed node, else ring). "
+                   "from 3 processes on (Allgatherv: linear on an oversubscribed node, else ring). "
                    "Default auto.",
                    &g_params.allgather_algorithm),
         enumerated("alltoall_algorithm", kAlltoallValues,
                    "Alltoall algorithm: bruck (log2 p rounds, blocks forwarded), pairwise (p - 1 "
                    "exchanges), linear (every exchange posted at once); auto uses bruck below "
                    "coll_basic_alltoall_large_bytes and pairwise from it on; on an oversubscribed "
-                   "node linear from that size on, and for every size from 5 processes on. "
+                   "node linear from that size on, and for every size from 3 processes on. "
                    "Default auto.",
                    &g_params.alltoall_algorithm),
         enumerated("node_oversubscribed", kOversubscribedValues,
@@ -128,9 +128,9 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    "waiting for a relay waits for it to be scheduled, so the algorithms without "
                    "relays win: linear barrier (from 3 processes), linear bcast below "
                    "coll_basic_bcast_linear_bytes, linear reduce below coll_basic_reduce_linear_bytes, "
-                   "reduce_bcast allreduce below coll_basic_allreduce_large_bytes (from 5 processes), "
+                   "reduce_bcast allreduce below coll_basic_allreduce_large_bytes (from 3 processes), "
                    "linear allgather, allgatherv and alltoall from their large sizes on (every size "
-                   "from 5 processes). auto compares the job's ranks on this node with the CPUs "
+                   "from 3 processes). auto compares the job's ranks on this node with the CPUs "
                    "online. Default auto.",
                    &g_oversubscribed),
         threshold("bcast_large_bytes", "4m",

@@ -84,9 +84,9 @@ int intra_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcou
     if (algorithm == kAllgatherAuto) {
         const long total = static_cast<long>(l.size) * recvcount * c.size;
         const int large = c.params->oversubscribed ? kAllgatherLinear : kAllgatherRing;
-        // Oversubscribed, 8 B-1 KB blocks at 8 ranks: linear 9-13 us against recursive doubling's
-        // 14-17 and Bruck's 16-40.
-        const bool relay_free = c.params->oversubscribed && c.size > 4;
+        // Oversubscribed, 8 B-1 KB blocks: linear 9-13 us against recursive doubling's 14-17 and
+        // Bruck's 16-40 at 8 ranks, 4.5-5.8 against 5.1-8.5 at 4.
+        const bool relay_free = c.params->oversubscribed && c.size > 2;
         algorithm = total >= c.params->allgather_large || relay_free ? large
                     : pof2                             ? kAllgatherRecursiveDoubling
                                                        : kAllgatherBruck;

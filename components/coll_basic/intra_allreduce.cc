@@ -110,8 +110,8 @@ int intra_allreduce(plexus_coll_module_t *self, const void *sendbuf, void *recvb
         BASIC_TRY(c.layout(type, &l));
         const long bytes = static_cast<long>(l.size) * count;
         // Measured on 2 CPUs, 8 B-4 KB: reduce_bcast 47-75 us against recursive doubling's 75-88 at
-        // 8 ranks, but no better at 4 (19-50 against 22-25, run to run).
-        const int small = c.params->oversubscribed && c.size > 4 ? kAllreduceReduceBcast : kAllreduceRecursiveDoubling;
+        // 8 ranks; at 4, 8 B-1 KB, 4.0-5.0 against 6.0-7.1 (after the linear barrier).
+        const int small = c.params->oversubscribed && c.size > 2 ? kAllreduceReduceBcast : kAllreduceRecursiveDoubling;
         algorithm = bytes >= c.params->allreduce_large ? kAllreduceRabenseifner : small;
     }
     if (algorithm == kAllreduceReduceBcast) return allreduce_reduce_bcast(c, recvbuf, count, type, op);

@@ -96,9 +96,9 @@ int intra_alltoall(plexus_coll_module_t *self, const void *sendbuf, int sendcoun
     if (algorithm == kAlltoallAuto) {
         const long block_bytes = static_cast<long>(rl.size) * recvcount;
         const int large = c.params->oversubscribed ? kAlltoallLinear : kAlltoallPairwise;
-        // Oversubscribed, 8 B-256 B blocks: linear 9-12 us against Bruck's 17-24 at 8 ranks; at 4
-        // ranks Bruck 4.1-4.2 against linear 4.1-6.4.
-        const bool relay_free = c.params->oversubscribed && c.size > 4;
+        // Oversubscribed, 8 B-256 B blocks: linear 9-12 us against Bruck's 17-24 at 8 ranks, 4.6-4.8
+        // against 6.5-7.5 at 4 (after the linear barrier).
+        const bool relay_free = c.params->oversubscribed && c.size > 2;
         algorithm = block_bytes >= c.params->alltoall_large || c.size == 2 || relay_free ? large : kAlltoallBruck;
     }
     if (algorithm == kAlltoallBruck) return alltoall_bruck(c, s, out, recvcount, rl);
