@@ -39,12 +39,10 @@ int check_rooted(const char *fn, const Comm *comm, int root, Role &role) {
 }
 
 int count_error(const char *fn, const Comm *comm, int count, const char *arg) {
-    if (count >= 0) return MPI_SUCCESS;
     return report_errorf(comm, MPI_ERR_COUNT, "%s: invalid %s %d: counts are 0 or more", fn, arg, count);
 }
 
 int type_error(const char *fn, const Comm *comm, const Datatype *type, const char *arg) {
-    if (datatype_valid(type)) return MPI_SUCCESS;
     if (!type) return report_errorf(comm, MPI_ERR_TYPE, "%s: invalid %s: MPI_DATATYPE_NULL", fn, arg);
     if (type->magic != Datatype::kMagic)
         return report_errorf(comm, MPI_ERR_TYPE, "%s: invalid %s %p: not a datatype (freed, or never made by MPI)", fn,
