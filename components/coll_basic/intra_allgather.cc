@@ -8,6 +8,7 @@
 //   blocks, and Allgatherv there).
 #include <vector>
 
+#include "basic_choice.h"
 #include "basic_functions.h"
 #include "basic_intra.h"
 #include "basic_params.h"
@@ -82,14 +83,7 @@ int intra_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcou
     const bool pof2 = pof2_floor(c.size) == c.size;
     int algorithm = c.params->allgather_algorithm;
     if (algorithm == kAllgatherAuto) {
-        const long total = static_cast<long>(l.size) * recvcount * c.size;
-        const int large = c.params->oversubscribed ? kAllgatherLinear : kAllgatherRing;
-        // Oversubscribed, 8 B-1 KB blocks: linear 9-13 us against recursive doubling's 14-17 and
-        // Bruck's 16-40 at 8 ranks, 4.5-5.8 against 5.1-8.5 at 4.
-        const bool relay_free = c.params->oversubscribed && c.size > 2;
-        algorithm = total >= c.params->allgather_large || relay_free ? large
-                    : pof2                             ? kAllgatherRecursiveDoubling
-                                                       : kAllgatherBruck;
+        algorithm = choose_allgather(*c.params, c.size, static_cast<long>(l.size) * recvcount * c.size);
     }
     if (algorithm == kAllgatherRecursiveDoubling && !pof2) algorithm = kAllgatherBruck;
     switch (algorithm) {

@@ -7,6 +7,7 @@
 // on request): ring reduce-scatter + ring allgather, 2(p - 1) steps of m / p bytes, no folding.
 #include <utility>
 
+#include "basic_choice.h"
 #include "basic_functions.h"
 #include "basic_intra.h"
 #include "basic_params.h"
@@ -108,11 +109,7 @@ int intra_allreduce(plexus_coll_module_t *self, const void *sendbuf, void *recvb
     if (algorithm == kAllreduceAuto) {
         Layout l;
         BASIC_TRY(c.layout(type, &l));
-        const long bytes = static_cast<long>(l.size) * count;
-        // Measured on 2 CPUs, 8 B-4 KB: reduce_bcast 47-75 us against recursive doubling's 75-88 at
-        // 8 ranks; at 4, 8 B-1 KB, 4.0-5.0 against 6.0-7.1 (after the linear barrier).
-        const int small = c.params->oversubscribed && c.size > 2 ? kAllreduceReduceBcast : kAllreduceRecursiveDoubling;
-        algorithm = bytes >= c.params->allreduce_large ? kAllreduceRabenseifner : small;
+        algorithm = choose_allreduce(*c.params, c.size, static_cast<long>(l.size) * count);
     }
     if (algorithm == kAllreduceReduceBcast) return allreduce_reduce_bcast(c, recvbuf, count, type, op);
     if (algorithm == kAllreduceRing && commute && count >= c.size) return allreduce_ring(c, recvbuf, count, type, op);

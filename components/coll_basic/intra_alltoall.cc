@@ -5,6 +5,7 @@
 // MPI_IN_PLACE: the blocks to send are read from a copy of recvbuf taken first.
 #include <vector>
 
+#include "basic_choice.h"
 #include "basic_functions.h"
 #include "basic_intra.h"
 #include "basic_params.h"
@@ -94,12 +95,7 @@ int intra_alltoall(plexus_coll_module_t *self, const void *sendbuf, int sendcoun
     if (c.size == 1) return 0;
     int algorithm = c.params->alltoall_algorithm;
     if (algorithm == kAlltoallAuto) {
-        const long block_bytes = static_cast<long>(rl.size) * recvcount;
-        const int large = c.params->oversubscribed ? kAlltoallLinear : kAlltoallPairwise;
-        // Oversubscribed, 8 B-256 B blocks: linear 9-12 us against Bruck's 17-24 at 8 ranks, 4.6-4.8
-        // against 6.5-7.5 at 4 (after the linear barrier).
-        const bool relay_free = c.params->oversubscribed && c.size > 2;
-        algorithm = block_bytes >= c.params->alltoall_large || c.size == 2 || relay_free ? large : kAlltoallBruck;
+        algorithm = choose_alltoall(*c.params, c.size, static_cast<long>(rl.size) * recvcount);
     }
     if (algorithm == kAlltoallBruck) return alltoall_bruck(c, s, out, recvcount, rl);
     if (algorithm == kAlltoallLinear) return alltoall_linear(c, s, out, recvcount, rl);

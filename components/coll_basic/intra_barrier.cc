@@ -4,6 +4,7 @@
 // Linear (for nodes with more ranks than cores, from 3 ranks on): every process signals rank 0,
 // which releases them all once it has heard from everyone: two hops whatever p, none of them
 // through a relay that has to be scheduled first.
+#include "basic_choice.h"
 #include "basic_functions.h"
 #include "basic_intra.h"
 #include "basic_params.h"
@@ -47,11 +48,7 @@ int barrier_linear(const Ctx &c) {
 int intra_barrier(plexus_coll_module_t *self, plexus_coll_comm_t *comm) {
     const Ctx c = make_ctx(self, comm, kTagBarrier);
     int algorithm = c.params->barrier_algorithm;
-    // Measured on 2 CPUs, back to back: 2.7-4.9 us either way at 4 ranks (the scheduler's placement
-    // decides, not the algorithm), 78 against 52 at 8. Linear releases rank 0 first, so a rooted
-    // collective after it finds its root already running: Bcast 8 B at 4 ranks 0.13 us, not 0.8.
-    if (algorithm == kBarrierAuto)
-        algorithm = c.params->oversubscribed && c.size > 2 ? kBarrierLinear : kBarrierDissemination;
+    if (algorithm == kBarrierAuto) algorithm = choose_barrier(*c.params, c.size);
     return algorithm == kBarrierLinear ? barrier_linear(c) : barrier_dissemination(c);
 }
 

@@ -4,6 +4,7 @@
 // m log2 p at the root.
 #include <cstdint>
 
+#include "basic_choice.h"
 #include "basic_functions.h"
 #include "basic_intra.h"
 #include "basic_params.h"
@@ -104,13 +105,7 @@ int intra_bcast(plexus_coll_module_t *self, void *buf, int count, plexus_coll_dt
     if (algorithm == kBcastAuto) {
         Layout l;
         BASIC_TRY(c.layout(type, &l));
-        const long bytes = static_cast<long>(l.size) * count;
-        // Oversubscribed, linear below bcast_linear_bytes: at 8 ranks 16 KB takes 2 us linear
-        // against 8-10 binomial, 64 KB 33-40 against 27-32 (the root's p - 1 copies then cost more
-        // than the relays).
-        const bool linear = c.params->oversubscribed && bytes < c.params->bcast_linear_below;
-        const int small = linear ? kBcastLinear : kBcastBinomial;
-        algorithm = bytes >= c.params->bcast_large && bytes >= c.size && c.size > 2 ? kBcastScatterAllgather : small;
+        algorithm = choose_bcast(*c.params, c.size, static_cast<long>(l.size) * count);
     }
     if (algorithm == kBcastScatterAllgather) return bcast_scatter_allgather(c, buf, count, type, root);
     if (algorithm == kBcastLinear) return bcast_linear(c, buf, count, type, root);

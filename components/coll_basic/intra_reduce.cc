@@ -6,6 +6,7 @@
 // instead of m log2 p.
 #include <algorithm>
 
+#include "basic_choice.h"
 #include "basic_functions.h"
 #include "basic_intra.h"
 #include "basic_params.h"
@@ -159,10 +160,7 @@ int intra_reduce(plexus_coll_module_t *self, const void *sendbuf, void *recvbuf,
     if (algorithm == kReduceAuto) {
         Layout l;
         BASIC_TRY(c.layout(type, &l));
-        const long bytes = static_cast<long>(l.size) * count;
-        algorithm = bytes >= c.params->reduce_large                                ? kReduceScatterGather
-                    : c.params->oversubscribed && bytes < c.params->reduce_linear_below ? kReduceLinear
-                                                                                         : kReduceBinomial;
+        algorithm = choose_reduce(*c.params, static_cast<long>(l.size) * count);
     }
     if (algorithm == kReduceLinear) return reduce_linear(c, input, recvbuf, count, type, op, root);
     // Halving needs a commutative operation and at least one item per block.

@@ -4,6 +4,7 @@ COLL_BASIC_SOURCES = \
 	components/coll_basic/basic_context.h components/coll_basic/basic_functions.h \
 	components/coll_basic/basic_module.h components/coll_basic/basic_module.cc \
 	components/coll_basic/basic_params.h components/coll_basic/basic_params.cc \
+	components/coll_basic/basic_choice.h components/coll_basic/basic_choice.cc \
 	components/coll_basic/basic_schedule.h components/coll_basic/basic_schedule.cc \
 	components/coll_basic/basic_buffer.h components/coll_basic/basic_tags.h \
 	components/coll_basic/basic_scratch.h components/coll_basic/basic_scratch.cc \

@@ -4,10 +4,11 @@
 # fake MPI layer (coll_basic_fake.h: one thread per rank), compiled from the component's own sources.
 if HAVE_GTEST
 coll_basic_unit_tests = tests/unit/test_coll_basic_schedule tests/unit/test_coll_basic_intra \
-	tests/unit/test_coll_basic_scratch tests/unit/test_coll_basic_inter
+	tests/unit/test_coll_basic_scratch tests/unit/test_coll_basic_inter tests/unit/test_coll_basic_choice
 check_PROGRAMS += $(coll_basic_unit_tests)
 TESTS += $(coll_basic_unit_tests)
 COLL_BASIC_INTRA_SOURCES = components/coll_basic/basic_schedule.cc components/coll_basic/basic_params.cc \
+	components/coll_basic/basic_choice.cc \
 	components/coll_basic/basic_scratch.cc \
 	components/coll_basic/intra_context.cc components/coll_basic/intra_halving.cc \
 	components/coll_basic/intra_barrier.cc components/coll_basic/intra_bcast.cc \
@@ -20,6 +21,10 @@ COLL_BASIC_INTRA_SOURCES = components/coll_basic/basic_schedule.cc components/co
 tests_unit_test_coll_basic_schedule_SOURCES = tests/unit/test_coll_basic_schedule.cc \
 	components/coll_basic/basic_schedule.cc
 tests_unit_test_coll_basic_schedule_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_unit_test_coll_basic_choice_SOURCES = tests/unit/test_coll_basic_choice.cc \
+	components/coll_basic/basic_choice.cc components/coll_basic/basic_params.cc \
+	components/coll_basic/basic_schedule.cc components/coll_basic/basic_scratch.cc
+tests_unit_test_coll_basic_choice_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_unit_test_coll_basic_scratch_SOURCES = tests/unit/test_coll_basic_scratch.cc \
 	components/coll_basic/basic_scratch.cc
 tests_unit_test_coll_basic_scratch_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)

@@ -1,0 +1,51 @@
+// auto's choices (basic_choice.h). Numbers: us per call measured on the 2-CPU build machines.
+#include "basic_choice.h"
+
+#include "basic_params.h"
+#include "basic_schedule.h"
+
+namespace plexus::coll_basic {
+
+// Back to back, 4 ranks on 2 CPUs, the two barriers cost the same (2.7-4.9 us, the scheduler's
+// placement decides); at 8, linear 52 against 78. Linear lets rank 0 out first, so a rooted
+// collective after it finds its root running (Bcast 8 B at 4 ranks: 0.2 us against 0.35-0.84).
+int choose_barrier(const Params &p, int size) {
+    return relay_free(p, size) ? kBarrierLinear : kBarrierDissemination;
+}
+
+// Oversubscribed, linear below bcast_linear_bytes: at 8 ranks 16 KB takes 2 us linear against
+// 8-10 binomial, 64 KB 33-40 against 27-32 (the root's p - 1 copies then cost more than relays).
+int choose_bcast(const Params &p, int size, long bytes) {
+    if (bytes >= p.bcast_large && bytes >= size && size > 2) return kBcastScatterAllgather;
+    return p.oversubscribed && bytes < p.bcast_linear_below ? kBcastLinear : kBcastBinomial;
+}
+
+int choose_reduce(const Params &p, long bytes) {
+    if (bytes >= p.reduce_large) return kReduceScatterGather;
+    return p.oversubscribed && bytes < p.reduce_linear_below ? kReduceLinear : kReduceBinomial;
+}
+
+// Oversubscribed, 8 B-4 KB: reduce_bcast 47-75 us against recursive doubling's 75-88 at 8 ranks;
+// at 4, 8 B-1 KB, 4.0-5.0 against 6.0-7.1 (after the linear barrier).
+int choose_allreduce(const Params &p, int size, long bytes) {
+    if (bytes >= p.allreduce_large) return kAllreduceRabenseifner;
+    return relay_free(p, size) ? kAllreduceReduceBcast : kAllreduceRecursiveDoubling;
+}
+
+// Oversubscribed, 8 B-1 KB blocks: linear 9-13 us against recursive doubling's 14-17 and Bruck's
+// 16-40 at 8 ranks, 4.5-5.8 against 5.1-8.5 at 4.
+int choose_allgather(const Params &p, int size, long total_bytes) {
+    if (total_bytes >= p.allgather_large || relay_free(p, size))
+        return p.oversubscribed ? kAllgatherLinear : kAllgatherRing;
+    return pof2_floor(size) == size ? kAllgatherRecursiveDoubling : kAllgatherBruck;
+}
+
+// Oversubscribed, 8-256 B blocks: linear 9-12 us against Bruck's 17-24 at 8 ranks, 4.6-4.8 against
+// 6.5-7.5 at 4 (after the linear barrier).
+int choose_alltoall(const Params &p, int size, long block_bytes) {
+    if (block_bytes >= p.alltoall_large || size == 2 || relay_free(p, size))
+        return p.oversubscribed ? kAlltoallLinear : kAlltoallPairwise;
+    return kAlltoallBruck;
+}
+
+}  // namespace plexus::coll_basic

@@ -1,0 +1,87 @@
+// Unit tests of what coll_basic's auto picks (basic_choice.h): the size thresholds of every
+// collective and, on nodes with more ranks than CPUs, the algorithms without relays from 3 ranks
+// on. The algorithms themselves are tested in test_coll_basic_intra.cc.
+#include <gtest/gtest.h>
+
+#include "components/coll_basic/basic_choice.h"
+#include "components/coll_basic/basic_params.h"
+
+using namespace plexus::coll_basic;
+
+namespace {
+
+Params node(bool oversubscribed) {
+    Params p = params();  // the registered defaults
+    p.oversubscribed = oversubscribed;
+    return p;
+}
+
+constexpr long kK = 1024;
+
+}  // namespace
+
+TEST(CollBasicChoice, DefaultsAreTheDocumentedOnes) {
+    const Params p = params();
+    EXPECT_EQ(p.bcast_large, 4 * kK * kK);
+    EXPECT_EQ(p.bcast_linear_below, 64 * kK);
+    EXPECT_EQ(p.reduce_linear_below, 512 * kK);
+    EXPECT_EQ(p.allreduce_large, 16 * kK);
+    EXPECT_EQ(p.alltoall_large, kK);
+    EXPECT_EQ(p.allgather_large, 256 * kK);
+}
+
+TEST(CollBasicChoice, BarrierIsLinearOnOversubscribedNodesFromThreeRanks) {
+    for (int n = 2; n <= 8; ++n) {
+        EXPECT_EQ(choose_barrier(node(false), n), kBarrierDissemination) << n;
+        EXPECT_EQ(choose_barrier(node(true), n), n > 2 ? kBarrierLinear : kBarrierDissemination) << n;
+    }
+}
+
+TEST(CollBasicChoice, Bcast) {
+    const Params idle = node(false), over = node(true);
+    EXPECT_EQ(choose_bcast(idle, 8, 8), kBcastBinomial);
+    EXPECT_EQ(choose_bcast(idle, 8, 4 * kK * kK), kBcastScatterAllgather);
+    EXPECT_EQ(choose_bcast(idle, 2, 64 * kK * kK), kBcastBinomial);  // one message: nothing to scatter
+    EXPECT_EQ(choose_bcast(over, 8, 8), kBcastLinear);
+    EXPECT_EQ(choose_bcast(over, 8, 64 * kK - 1), kBcastLinear);
+    EXPECT_EQ(choose_bcast(over, 8, 64 * kK), kBcastBinomial);
+    EXPECT_EQ(choose_bcast(over, 4, 4 * kK * kK), kBcastScatterAllgather);
+}
+
+TEST(CollBasicChoice, Reduce) {
+    EXPECT_EQ(choose_reduce(node(false), 8), kReduceBinomial);
+    EXPECT_EQ(choose_reduce(node(false), 16 * kK * kK), kReduceScatterGather);
+    EXPECT_EQ(choose_reduce(node(true), 512 * kK - 4), kReduceLinear);
+    EXPECT_EQ(choose_reduce(node(true), 512 * kK), kReduceBinomial);
+}
+
+TEST(CollBasicChoice, Allreduce) {
+    for (int n = 2; n <= 8; ++n) {
+        EXPECT_EQ(choose_allreduce(node(false), n, 8), kAllreduceRecursiveDoubling) << n;
+        EXPECT_EQ(choose_allreduce(node(true), n, 8), n > 2 ? kAllreduceReduceBcast : kAllreduceRecursiveDoubling)
+            << n;
+        EXPECT_EQ(choose_allreduce(node(true), n, 16 * kK), kAllreduceRabenseifner) << n;
+        EXPECT_EQ(choose_allreduce(node(false), n, 16 * kK), kAllreduceRabenseifner) << n;
+    }
+}
+
+TEST(CollBasicChoice, AllgatherWithoutRelaysOnOversubscribedNodes) {
+    EXPECT_EQ(choose_allgather(node(false), 8, 8 * 8), kAllgatherRecursiveDoubling);
+    EXPECT_EQ(choose_allgather(node(false), 6, 6 * 8), kAllgatherBruck);
+    EXPECT_EQ(choose_allgather(node(false), 8, 256 * kK), kAllgatherRing);
+    for (int n = 3; n <= 8; ++n) {
+        EXPECT_EQ(choose_allgather(node(true), n, n * 8), kAllgatherLinear) << n;
+        EXPECT_EQ(choose_allgather(node(true), n, 256 * kK), kAllgatherLinear) << n;
+    }
+    EXPECT_EQ(choose_allgather(node(true), 2, 16), kAllgatherRecursiveDoubling);
+}
+
+TEST(CollBasicChoice, AlltoallWithoutRelaysOnOversubscribedNodes) {
+    EXPECT_EQ(choose_alltoall(node(false), 8, 8), kAlltoallBruck);
+    EXPECT_EQ(choose_alltoall(node(false), 8, kK), kAlltoallPairwise);
+    EXPECT_EQ(choose_alltoall(node(false), 2, 8), kAlltoallPairwise);
+    for (int n = 3; n <= 8; ++n) {
+        EXPECT_EQ(choose_alltoall(node(true), n, 8), kAlltoallLinear) << n;
+        EXPECT_EQ(choose_alltoall(node(true), n, 64 * kK), kAlltoallLinear) << n;
+    }
+}
