@@ -20,16 +20,24 @@ int choose_bcast(const Params &p, int size, long bytes) {
     return p.oversubscribed && bytes < p.bcast_linear_below ? kBcastLinear : kBcastBinomial;
 }
 
-int choose_reduce(const Params &p, long bytes) {
-    if (bytes >= p.reduce_large) return kReduceScatterGather;
-    return p.oversubscribed && bytes < p.reduce_linear_below ? kReduceLinear : kReduceBinomial;
+// Oversubscribed, linear while its messages go eagerly, then direct: 8 ranks, 16 KB 14.5 us
+// against 20.7, 32 KB 34.4 against 23.5, 1 MB 983 against 577 (binomial 713); 4 ranks, 1 MB 278
+// (linear) against 240.
+int choose_reduce(const Params &p, int size, long bytes) {
+    if (p.oversubscribed && bytes < p.reduce_linear_below) return kReduceLinear;
+    if (relay_free(p, size)) return kReduceDirect;
+    return bytes >= p.reduce_large ? kReduceScatterGather : kReduceBinomial;
 }
 
-// Oversubscribed, 8 B-4 KB: reduce_bcast 47-75 us against recursive doubling's 75-88 at 8 ranks;
-// at 4, 8 B-1 KB, 4.0-5.0 against 6.0-7.1 (after the linear barrier).
+// Oversubscribed, 8 B-16 KB: reduce_bcast 4.2-7.3 us against direct's 7.0-12.9 at 4 ranks, 9.5-17.4
+// against 18.6-29.8 at 8; 32-128 KB at 8 ranks, direct 27-85 against rabenseifner's 40-140 and
+// reduce_bcast's 65-168; from 256 KB rabenseifner, 225 against 229-244 at 8 ranks.
 int choose_allreduce(const Params &p, int size, long bytes) {
-    if (bytes >= p.allreduce_large) return kAllreduceRabenseifner;
-    return relay_free(p, size) ? kAllreduceReduceBcast : kAllreduceRecursiveDoubling;
+    if (relay_free(p, size)) {
+        if (bytes < p.allreduce_reduce_bcast_below) return kAllreduceReduceBcast;
+        return bytes < p.allreduce_direct_below ? kAllreduceDirect : kAllreduceRabenseifner;
+    }
+    return bytes >= p.allreduce_large ? kAllreduceRabenseifner : kAllreduceRecursiveDoubling;
 }
 
 // Oversubscribed, 8 B-1 KB blocks: linear 9-13 us against recursive doubling's 14-17 and Bruck's

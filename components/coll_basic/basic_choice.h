@@ -17,7 +17,7 @@ inline bool relay_free(const Params &p, int size) { return p.oversubscribed && s
 // Alltoall: one block (bytes sent to one peer).
 int choose_barrier(const Params &p, int size);
 int choose_bcast(const Params &p, int size, long bytes);
-int choose_reduce(const Params &p, long bytes);
+int choose_reduce(const Params &p, int size, long bytes);
 int choose_allreduce(const Params &p, int size, long bytes);
 int choose_allgather(const Params &p, int size, long total_bytes);
 int choose_alltoall(const Params &p, int size, long block_bytes);

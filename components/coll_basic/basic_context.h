@@ -32,6 +32,10 @@ struct Params {
     // On an oversubscribed node, Reduce vectors and Bcast messages below these many bytes go linear.
     long reduce_linear_below = 0;
     long bcast_linear_below = 0;
+    // On an oversubscribed node from 3 processes, Allreduce vectors below the first go reduce_bcast,
+    // from it below the second direct.
+    long allreduce_reduce_bcast_below = 0;
+    long allreduce_direct_below = 0;
     // More ranks than CPUs on this node: auto prefers the algorithms in which no process waits
     // for a relay (linear bcast, allgather and alltoall), since every relay waits to be scheduled.
     bool oversubscribed = false;

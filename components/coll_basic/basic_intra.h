@@ -103,13 +103,29 @@ int post_pairwise(const Ctx &c, Post &&post) {
 // *new_rank (-1 for the even ranks, which sit out until unfold).
 int fold_in(const Ctx &c, const Fold &f, void *acc, void *tmp, int count, plexus_coll_dtype_t *t,
             plexus_coll_op_t *op, int *new_rank);
-// Recursive halving over the blocks of p (one per new rank): afterwards new rank nr holds the
-// reduction of block nr in acc (at its place in the whole vector). tmp holds p's whole span.
-int halving_reduce_scatter(const Ctx &c, const Fold &f, int nr, const Partition &p, const Layout &l, char *acc,
-                           char *tmp, plexus_coll_op_t *op);
+// The fold (as fold_in) and the recursive halving over the blocks of p (one per new rank), reading
+// this process's vector where it is: afterwards new rank nr (*new_rank; -1 for the ranks that sat
+// out) holds the reduction of block nr in acc, at its place in the whole vector. acc is input
+// (in place) or a buffer of count items, written only where the result needs it: the input is
+// never copied into it whole. tmp holds p's whole span.
+int fold_and_halve(const Ctx &c, const Fold &f, const Partition &p, const Layout &l, int count, const char *input,
+                   char *acc, char *tmp, plexus_coll_op_t *op, int *new_rank);
 // Recursive doubling allgather of the blocks of p in acc: from each new rank holding its own
 // block to all of them holding every block.
 int doubling_allgather(const Ctx &c, const Fold &f, int nr, const Partition &p, const Layout &l, char *acc);
+
+// ---- the direct reduce-scatter (intra_direct.cc); any operation, rank order kept ----
+
+// Every process receives its block of p (one block per rank) of every other process's input at
+// once and combines them in rank order into out (p.count[rank] items; out may be its own block of
+// input). Then one of the completions: every process gets every reduced block of buf (its own
+// at its place already), or the root collects them into result.
+int reduce_scatter_direct(const Ctx &c, const void *input, const Partition &p, const Layout &l, char *out,
+                          plexus_coll_op_t *op);
+int allgather_blocks_direct(const Ctx &c, const Partition &p, const Layout &l, char *buf);
+// mine: this process's reduced block; result (root only) receives the others at their places.
+int gather_blocks_direct(const Ctx &c, const Partition &p, const Layout &l, const char *mine, char *result,
+                         int root);
 
 // ---- shared by several collectives ----
 

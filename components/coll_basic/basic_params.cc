@@ -9,8 +9,9 @@ namespace {
 
 constexpr const char *kBarrierValues[] = {"auto", "dissemination", "linear", nullptr};
 constexpr const char *kBcastValues[] = {"auto", "binomial", "scatter_allgather", "linear", nullptr};
-constexpr const char *kReduceValues[] = {"auto", "binomial", "reduce_scatter_gather", "linear", nullptr};
-constexpr const char *kAllreduceValues[] = {"auto", "recursive_doubling", "rabenseifner", "ring", "reduce_bcast", nullptr};
+constexpr const char *kReduceValues[] = {"auto", "binomial", "reduce_scatter_gather", "linear", "direct", nullptr};
+constexpr const char *kAllreduceValues[] = {"auto",         "recursive_doubling", "rabenseifner", "ring",
+                                            "reduce_bcast", "direct",             nullptr};
 constexpr const char *kAllgatherValues[] = {"auto", "recursive_doubling", "ring", "bruck", "linear", nullptr};
 constexpr const char *kOversubscribedValues[] = {"auto", "no", "yes", nullptr};
 constexpr const char *kAlltoallValues[] = {"auto", "bruck", "pairwise", "linear", nullptr};
@@ -28,6 +29,8 @@ struct Storage {
     uint64_t reduce_segment = kDefaultReduceSegment;
     uint64_t reduce_linear_below = kDefaultReduceLinearBelow;
     uint64_t bcast_linear_below = kDefaultBcastLinearBelow;
+    uint64_t allreduce_reduce_bcast_below = kDefaultAllreduceReduceBcastBelow;
+    uint64_t allreduce_direct_below = kDefaultAllreduceDirectBelow;
 };
 
 Params defaults() {
@@ -42,6 +45,8 @@ Params defaults() {
     p.reduce_segment = kDefaultReduceSegment;
     p.reduce_linear_below = kDefaultReduceLinearBelow;
     p.bcast_linear_below = kDefaultBcastLinearBelow;
+    p.allreduce_reduce_bcast_below = kDefaultAllreduceReduceBcastBelow;
+    p.allreduce_direct_below = kDefaultAllreduceDirectBelow;
     return p;
 }
 
@@ -95,18 +100,24 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    "Reduce algorithm: binomial (tree; keeps the operand order of non-commutative "
                    "operations), reduce_scatter_gather (Rabenseifner: recursive halving + binomial "
                    "gather; commutative operations only, others use binomial), linear (the root "
-                   "receives every vector and combines them in rank order); auto uses "
-                   "reduce_scatter_gather from coll_basic_reduce_large_bytes on, linear below "
-                   "coll_basic_reduce_linear_bytes on an oversubscribed node. Default auto.",
+                   "receives every vector and combines them in rank order), direct (every process "
+                   "combines its block of the vector from all the others at once, then sends it to "
+                   "the root; any operation); auto uses reduce_scatter_gather from "
+                   "coll_basic_reduce_large_bytes on, below it binomial; on an oversubscribed node "
+                   "linear below coll_basic_reduce_linear_bytes and direct from it on (from 3 "
+                   "processes). Default auto.",
                    &g_params.reduce_algorithm),
         enumerated("allreduce_algorithm", kAllreduceValues,
                    "Allreduce algorithm: recursive_doubling, rabenseifner (recursive halving + "
                    "recursive doubling allgather), ring (ring reduce-scatter + ring allgather); both "
                    "need a commutative operation and at least one item per block, else "
                    "recursive_doubling is used; reduce_bcast (linear reduce to rank 0, linear bcast "
-                   "from it); auto uses rabenseifner from coll_basic_allreduce_large_bytes on, below "
-                   "it recursive_doubling, or reduce_bcast on an oversubscribed node from 3 processes "
-                   "on. Default auto.",
+                   "from it); direct (every process combines its block of the vector from all the "
+                   "others at once, then sends it to all; any operation); auto uses rabenseifner from "
+                   "coll_basic_allreduce_large_bytes on, below it recursive_doubling; on an "
+                   "oversubscribed node from 3 processes reduce_bcast below "
+                   "coll_basic_allreduce_reduce_bcast_bytes, direct below "
+                   "coll_basic_allreduce_direct_bytes, rabenseifner from it on. Default auto.",
                    &g_params.allreduce_algorithm),
         enumerated("allgather_algorithm", kAllgatherValues,
                    "Allgather algorithm: recursive_doubling (power-of-two sizes; others use bruck), "
@@ -127,8 +138,10 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    "Whether auto's choices assume more ranks than CPUs on this node, where a process "
                    "waiting for a relay waits for it to be scheduled, so the algorithms without "
                    "relays win: linear barrier (from 3 processes), linear bcast below "
-                   "coll_basic_bcast_linear_bytes, linear reduce below coll_basic_reduce_linear_bytes, "
-                   "reduce_bcast allreduce below coll_basic_allreduce_large_bytes (from 3 processes), "
+                   "coll_basic_bcast_linear_bytes, linear reduce below coll_basic_reduce_linear_bytes "
+                   "and direct from it (from 3 processes), reduce_bcast and direct allreduce below "
+                   "coll_basic_allreduce_reduce_bcast_bytes and coll_basic_allreduce_direct_bytes "
+                   "(from 3 processes), "
                    "linear allgather, allgatherv and alltoall from their large sizes on (every size "
                    "from 3 processes). auto compares the job's ranks on this node with the CPUs "
                    "online. Default auto.",
@@ -161,11 +174,22 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                   "Scatter blocks (bytes each process receives) of at least this many bytes are sent by "
                   "the root one by one (linear) instead of along a binomial tree. Default 8k.",
                   &g_storage.scatter_large),
-        threshold("reduce_linear_bytes", "512k",
+        threshold("reduce_linear_bytes", "32k",
                   "On a node with more ranks than CPUs (coll_basic_node_oversubscribed), Reduce "
-                  "vectors (count * type size) below this many bytes use linear under auto. "
-                  "Default 512k.",
+                  "vectors (count * type size) below this many bytes use linear under auto, larger "
+                  "ones direct (from 3 processes; binomial on 2). Default 32k.",
                   &g_storage.reduce_linear_below),
+        threshold("allreduce_reduce_bcast_bytes", "32k",
+                  "On a node with more ranks than CPUs (coll_basic_node_oversubscribed), from 3 "
+                  "processes, Allreduce vectors (count * type size) below this many bytes use "
+                  "reduce_bcast under auto. Default 32k.",
+                  &g_storage.allreduce_reduce_bcast_below),
+        threshold("allreduce_direct_bytes", "256k",
+                  "On a node with more ranks than CPUs (coll_basic_node_oversubscribed), from 3 "
+                  "processes, Allreduce vectors (count * type size) from "
+                  "coll_basic_allreduce_reduce_bcast_bytes up to below this many bytes use direct "
+                  "under auto, larger ones rabenseifner. Default 256k.",
+                  &g_storage.allreduce_direct_below),
         threshold("bcast_linear_bytes", "64k",
                   "On a node with more ranks than CPUs (coll_basic_node_oversubscribed), Bcast "
                   "messages (count * type size) below this many bytes use linear under auto, larger "
@@ -194,6 +218,8 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
     g_params.reduce_segment = clamp_long(g_storage.reduce_segment);
     g_params.reduce_linear_below = clamp_long(g_storage.reduce_linear_below);
     g_params.bcast_linear_below = clamp_long(g_storage.bcast_linear_below);
+    g_params.allreduce_reduce_bcast_below = clamp_long(g_storage.allreduce_reduce_bcast_below);
+    g_params.allreduce_direct_below = clamp_long(g_storage.allreduce_direct_below);
     set_scratch_keep(g_storage.scratch_keep);
     return PLEXUS_SUCCESS;
 }

@@ -13,13 +13,20 @@ namespace plexus::coll_basic {
 // Index in each parameter's enum values; 0 is always "auto".
 enum BarrierAlgorithm : int { kBarrierAuto = 0, kBarrierDissemination, kBarrierLinear };
 enum BcastAlgorithm : int { kBcastAuto = 0, kBcastBinomial, kBcastScatterAllgather, kBcastLinear };
-enum ReduceAlgorithm : int { kReduceAuto = 0, kReduceBinomial, kReduceScatterGather, kReduceLinear };
+enum ReduceAlgorithm : int {
+    kReduceAuto = 0,
+    kReduceBinomial,
+    kReduceScatterGather,
+    kReduceLinear,
+    kReduceDirect
+};
 enum AllreduceAlgorithm : int {
     kAllreduceAuto = 0,
     kAllreduceRecursiveDoubling,
     kAllreduceRabenseifner,
     kAllreduceRing,
-    kAllreduceReduceBcast
+    kAllreduceReduceBcast,
+    kAllreduceDirect
 };
 enum AllgatherAlgorithm : int {
     kAllgatherAuto = 0,
@@ -41,7 +48,9 @@ inline constexpr long kDefaultAlltoallLarge = 1024;
 inline constexpr long kDefaultGatherLarge = 1024;
 inline constexpr long kDefaultScatterLarge = 8 * 1024;
 inline constexpr long kDefaultReduceSegment = 128 * 1024;
-inline constexpr long kDefaultReduceLinearBelow = 512 * 1024;
+inline constexpr long kDefaultReduceLinearBelow = 32 * 1024;
+inline constexpr long kDefaultAllreduceReduceBcastBelow = 32 * 1024;
+inline constexpr long kDefaultAllreduceDirectBelow = 256 * 1024;
 inline constexpr long kDefaultBcastLinearBelow = 64 * 1024;
 inline constexpr long kDefaultScratchKeep = 64l * 1024 * 1024;
 

@@ -49,20 +49,18 @@ int allreduce_recursive_doubling(const Ctx &c, void *result, int count, plexus_c
     return unfold(c, f, nr, result, count, t);
 }
 
-int allreduce_rabenseifner(const Ctx &c, void *result, int count, plexus_coll_dtype_t *t, plexus_coll_op_t *op) {
+int allreduce_rabenseifner(const Ctx &c, const void *input, void *result, int count, plexus_coll_dtype_t *t,
+                           plexus_coll_op_t *op) {
     Layout l;
     BASIC_TRY(c.layout(t, &l));
     const Fold f(c.size);
     TempBuffer tmp_buf;
     if (!tmp_buf.allocate(l, count)) return PLEXUS_COLL_ERR_NO_MEM;
     char *acc = static_cast<char *>(result);
+    const Partition p = even_partition(count, f.pof2);
     int nr;
-    BASIC_TRY(fold_in(c, f, acc, tmp_buf.data(), count, t, op, &nr));
-    if (nr >= 0) {
-        const Partition p = even_partition(count, f.pof2);
-        BASIC_TRY(halving_reduce_scatter(c, f, nr, p, l, acc, tmp_buf.data(), op));
-        BASIC_TRY(doubling_allgather(c, f, nr, p, l, acc));
-    }
+    BASIC_TRY(fold_and_halve(c, f, p, l, count, static_cast<const char *>(input), acc, tmp_buf.data(), op, &nr));
+    if (nr >= 0) BASIC_TRY(doubling_allgather(c, f, nr, p, l, acc));
     return unfold(c, f, nr, result, count, t);
 }
 
@@ -96,14 +94,26 @@ int allreduce_reduce_bcast(const Ctx &c, void *result, int count, plexus_coll_dt
     return bcast_linear(c, result, count, t, 0);
 }
 
+// The direct reduce-scatter, then every reduced block to everyone (intra_direct.cc): two steps, no
+// relay, any operation.
+int allreduce_direct(const Ctx &c, const void *input, void *result, int count, plexus_coll_dtype_t *t,
+                     plexus_coll_op_t *op) {
+    Layout l;
+    BASIC_TRY(c.layout(t, &l));
+    const Partition p = even_partition(count, c.size);
+    char *buf = static_cast<char *>(result);
+    BASIC_TRY(reduce_scatter_direct(c, input, p, l, l.at(buf, p.disp[c.rank]), op));
+    return allgather_blocks_direct(c, p, l, buf);
+}
+
 }  // namespace
 
 int intra_allreduce(plexus_coll_module_t *self, const void *sendbuf, void *recvbuf, int count,
                     plexus_coll_dtype_t *type, plexus_coll_op_t *op, plexus_coll_comm_t *comm) {
     const Ctx c = make_ctx(self, comm, kTagAllreduce);
     if (count == 0) return 0;
-    if (sendbuf != PLEXUS_COLL_IN_PLACE) BASIC_TRY(c.copy(sendbuf, recvbuf, count, type));
-    if (c.size == 1) return 0;
+    const void *input = sendbuf == PLEXUS_COLL_IN_PLACE ? recvbuf : sendbuf;
+    if (c.size == 1) return input == recvbuf ? 0 : c.copy(input, recvbuf, count, type);
     const bool commute = c.svc->op_commutative(op) != 0;
     int algorithm = c.params->allreduce_algorithm;
     if (algorithm == kAllreduceAuto) {
@@ -111,10 +121,13 @@ int intra_allreduce(plexus_coll_module_t *self, const void *sendbuf, void *recvb
         BASIC_TRY(c.layout(type, &l));
         algorithm = choose_allreduce(*c.params, c.size, static_cast<long>(l.size) * count);
     }
+    // These two read the input where it is; the others start from a copy in recvbuf.
+    if (algorithm == kAllreduceDirect) return allreduce_direct(c, input, recvbuf, count, type, op);
+    if (algorithm == kAllreduceRabenseifner && commute && count >= pof2_floor(c.size))
+        return allreduce_rabenseifner(c, input, recvbuf, count, type, op);
+    if (input != recvbuf) BASIC_TRY(c.copy(input, recvbuf, count, type));
     if (algorithm == kAllreduceReduceBcast) return allreduce_reduce_bcast(c, recvbuf, count, type, op);
     if (algorithm == kAllreduceRing && commute && count >= c.size) return allreduce_ring(c, recvbuf, count, type, op);
-    if (algorithm == kAllreduceRabenseifner && commute && count >= pof2_floor(c.size))
-        return allreduce_rabenseifner(c, recvbuf, count, type, op);
     return allreduce_recursive_doubling(c, recvbuf, count, type, op);
 }
 

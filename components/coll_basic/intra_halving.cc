@@ -15,8 +15,12 @@ int fold_in(const Ctx &c, const Fold &f, void *acc, void *tmp, int count, plexus
     return c.reduce_local(op, tmp, acc, count, t);
 }
 
-int halving_reduce_scatter(const Ctx &c, const Fold &f, int nr, const Partition &p, const Layout &l, char *acc,
-                           char *tmp, plexus_coll_op_t *op) {
+namespace {
+
+// src is where my partial vector is: acc, or before the first step the untouched input, whose
+// half I keep is then combined straight into acc (no copy of the input into acc first).
+int halving_steps(const Ctx &c, const Fold &f, int nr, const Partition &p, const Layout &l, const char *src,
+                  char *acc, char *tmp, plexus_coll_op_t *op) {
     int first = 0;  // the group of blocks I still reduce: [first, first + 2 * mask)
     for (int mask = f.pof2 >> 1; mask > 0; mask >>= 1) {
         const int peer = f.old_rank(nr ^ mask);
@@ -24,12 +28,31 @@ int halving_reduce_scatter(const Ctx &c, const Fold &f, int nr, const Partition 
         const int keep = upper ? first + mask : first, give = upper ? first : first + mask;
         const int keep_n = p.span_count(keep, keep + mask), give_n = p.span_count(give, give + mask);
         char *keep_acc = l.at(acc, p.disp[keep]);
-        char *keep_tmp = l.at(tmp, p.disp[keep]);
-        BASIC_TRY(c.sendrecv(l.at(acc, p.disp[give]), give_n, l.type, peer, keep_tmp, keep_n, l.type, peer));
-        BASIC_TRY(c.reduce_local(op, keep_tmp, keep_acc, keep_n, l.type));
+        const bool in_acc = src == acc;
+        char *into = in_acc ? l.at(tmp, p.disp[keep]) : keep_acc;
+        BASIC_TRY(c.sendrecv(l.at(src, p.disp[give]), give_n, l.type, peer, into, keep_n, l.type, peer));
+        BASIC_TRY(c.reduce_local(op, in_acc ? into : l.at(src, p.disp[keep]), keep_acc, keep_n, l.type));
         first = keep;
+        src = acc;
     }
     return 0;
+}
+
+}  // namespace
+
+int fold_and_halve(const Ctx &c, const Fold &f, const Partition &p, const Layout &l, int count, const char *input,
+                   char *acc, char *tmp, plexus_coll_op_t *op, int *new_rank) {
+    const int nr = *new_rank = f.new_rank(c.rank);
+    const char *src = input;
+    if (c.rank < 2 * f.rem) {
+        if (nr < 0) return c.send(input, count, l.type, c.rank + 1);
+        const bool in_place = input == acc;
+        char *into = in_place ? tmp : acc;
+        BASIC_TRY(c.recv(into, count, l.type, c.rank - 1));
+        BASIC_TRY(c.reduce_local(op, in_place ? into : input, acc, count, l.type));
+        src = acc;
+    }
+    return halving_steps(c, f, nr, p, l, src, acc, tmp, op);
 }
 
 int doubling_allgather(const Ctx &c, const Fold &f, int nr, const Partition &p, const Layout &l, char *acc) {

@@ -21,12 +21,10 @@ int reduce_scatter_halving(const Ctx &c, const void *input, void *recvbuf, const
     TempBuffer acc_buf, tmp_buf;
     if (!acc_buf.allocate(l, total) || !tmp_buf.allocate(l, total)) return PLEXUS_COLL_ERR_NO_MEM;
     char *acc = acc_buf.data();
-    BASIC_TRY(c.copy(input, acc, total, t));
-    int nr;
-    BASIC_TRY(fold_in(c, f, acc, tmp_buf.data(), total, t, op, &nr));
-    if (nr < 0) return counts[c.rank] ? c.recv(recvbuf, counts[c.rank], t, c.rank + 1) : 0;
     const Partition p = folded_partition(f, counts);
-    BASIC_TRY(halving_reduce_scatter(c, f, nr, p, l, acc, tmp_buf.data(), op));
+    int nr;
+    BASIC_TRY(fold_and_halve(c, f, p, l, total, static_cast<const char *>(input), acc, tmp_buf.data(), op, &nr));
+    if (nr < 0) return counts[c.rank] ? c.recv(recvbuf, counts[c.rank], t, c.rank + 1) : 0;
     const char *mine = l.at(acc, p.disp[nr]);
     if (nr < f.rem) {  // my block follows my even neighbour's
         const int lower = counts[c.rank - 1];

@@ -9,7 +9,8 @@ COLL_BASIC_SOURCES = \
 	components/coll_basic/basic_buffer.h components/coll_basic/basic_tags.h \
 	components/coll_basic/basic_scratch.h components/coll_basic/basic_scratch.cc \
 	components/coll_basic/basic_intra.h components/coll_basic/intra_context.cc \
-	components/coll_basic/intra_halving.cc components/coll_basic/intra_barrier.cc \
+	components/coll_basic/intra_halving.cc components/coll_basic/intra_direct.cc \
+	components/coll_basic/intra_barrier.cc \
 	components/coll_basic/intra_bcast.cc components/coll_basic/intra_reduce.cc components/coll_basic/intra_reduce_pipeline.cc \
 	components/coll_basic/intra_allreduce.cc components/coll_basic/intra_gather.cc \
 	components/coll_basic/intra_scatter.cc components/coll_basic/intra_allgather.cc \

@@ -11,6 +11,7 @@ COLL_BASIC_INTRA_SOURCES = components/coll_basic/basic_schedule.cc components/co
 	components/coll_basic/basic_choice.cc \
 	components/coll_basic/basic_scratch.cc \
 	components/coll_basic/intra_context.cc components/coll_basic/intra_halving.cc \
+	components/coll_basic/intra_direct.cc \
 	components/coll_basic/intra_barrier.cc components/coll_basic/intra_bcast.cc \
 	components/coll_basic/intra_reduce.cc components/coll_basic/intra_reduce_pipeline.cc \
 	components/coll_basic/intra_allreduce.cc components/coll_basic/intra_gather.cc \

@@ -24,8 +24,10 @@ TEST(CollBasicChoice, DefaultsAreTheDocumentedOnes) {
     const Params p = params();
     EXPECT_EQ(p.bcast_large, 4 * kK * kK);
     EXPECT_EQ(p.bcast_linear_below, 64 * kK);
-    EXPECT_EQ(p.reduce_linear_below, 512 * kK);
+    EXPECT_EQ(p.reduce_linear_below, 32 * kK);
     EXPECT_EQ(p.allreduce_large, 16 * kK);
+    EXPECT_EQ(p.allreduce_reduce_bcast_below, 32 * kK);
+    EXPECT_EQ(p.allreduce_direct_below, 256 * kK);
     EXPECT_EQ(p.alltoall_large, kK);
     EXPECT_EQ(p.allgather_large, 256 * kK);
 }
@@ -49,19 +51,34 @@ TEST(CollBasicChoice, Bcast) {
 }
 
 TEST(CollBasicChoice, Reduce) {
-    EXPECT_EQ(choose_reduce(node(false), 8), kReduceBinomial);
-    EXPECT_EQ(choose_reduce(node(false), 16 * kK * kK), kReduceScatterGather);
-    EXPECT_EQ(choose_reduce(node(true), 512 * kK - 4), kReduceLinear);
-    EXPECT_EQ(choose_reduce(node(true), 512 * kK), kReduceBinomial);
+    EXPECT_EQ(choose_reduce(node(false), 8, 8), kReduceBinomial);
+    EXPECT_EQ(choose_reduce(node(false), 8, 16 * kK * kK - 4), kReduceBinomial);
+    EXPECT_EQ(choose_reduce(node(false), 8, 16 * kK * kK), kReduceScatterGather);
+    for (int n = 2; n <= 8; ++n) {
+        EXPECT_EQ(choose_reduce(node(true), n, 32 * kK - 4), kReduceLinear) << n;
+        EXPECT_EQ(choose_reduce(node(true), n, 32 * kK), n > 2 ? kReduceDirect : kReduceBinomial) << n;
+        EXPECT_EQ(choose_reduce(node(true), n, 16 * kK * kK), n > 2 ? kReduceDirect : kReduceScatterGather) << n;
+    }
 }
 
 TEST(CollBasicChoice, Allreduce) {
     for (int n = 2; n <= 8; ++n) {
         EXPECT_EQ(choose_allreduce(node(false), n, 8), kAllreduceRecursiveDoubling) << n;
-        EXPECT_EQ(choose_allreduce(node(true), n, 8), n > 2 ? kAllreduceReduceBcast : kAllreduceRecursiveDoubling)
-            << n;
-        EXPECT_EQ(choose_allreduce(node(true), n, 16 * kK), kAllreduceRabenseifner) << n;
+        EXPECT_EQ(choose_allreduce(node(false), n, 16 * kK - 4), kAllreduceRecursiveDoubling) << n;
         EXPECT_EQ(choose_allreduce(node(false), n, 16 * kK), kAllreduceRabenseifner) << n;
+        EXPECT_EQ(choose_allreduce(node(false), n, 64 * kK), kAllreduceRabenseifner) << n;
+        const bool relay_free = n > 2;
+        EXPECT_EQ(choose_allreduce(node(true), n, 8), relay_free ? kAllreduceReduceBcast : kAllreduceRecursiveDoubling)
+            << n;
+        EXPECT_EQ(choose_allreduce(node(true), n, 32 * kK - 4),
+                  relay_free ? kAllreduceReduceBcast : kAllreduceRabenseifner)
+            << n;
+        EXPECT_EQ(choose_allreduce(node(true), n, 32 * kK), relay_free ? kAllreduceDirect : kAllreduceRabenseifner)
+            << n;
+        EXPECT_EQ(choose_allreduce(node(true), n, 256 * kK - 4),
+                  relay_free ? kAllreduceDirect : kAllreduceRabenseifner)
+            << n;
+        EXPECT_EQ(choose_allreduce(node(true), n, 256 * kK), kAllreduceRabenseifner) << n;
     }
 }
 

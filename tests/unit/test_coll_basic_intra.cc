@@ -114,11 +114,11 @@ constexpr int kReduceSegmented = -2;
 
 TEST(CollBasicIntra, ReduceKeepsOperandOrder) {
     for (int alg : std::initializer_list<int>{kReduceAuto, kReduceBinomial, kReduceScatterGather, kReduceLinear,
-                                              kAutoOversubscribed, kReduceSegmented}) {
+                                              kReduceDirect, kAutoOversubscribed, kReduceSegmented}) {
         Params p = with(&Params::reduce_algorithm, alg == kReduceSegmented ? kReduceBinomial : alg);
         if (alg == kReduceSegmented) p.reduce_segment = 8;
         p.reduce_large = 64;
-        p.reduce_linear_below = 256;  // auto on an oversubscribed node switches within the counts
+        p.reduce_linear_below = 256;  // auto on an oversubscribed node: linear, then direct within the counts
         for (int n = 1; n <= 8; ++n)
             for (int root : {0, n - 1, n / 2})
                 for (int count : kCounts)
@@ -152,9 +152,13 @@ TEST(CollBasicIntra, ReduceKeepsOperandOrder) {
 
 TEST(CollBasicIntra, AllreduceKeepsOperandOrder) {
     for (int alg : std::initializer_list<int>{kAllreduceAuto, kAllreduceRecursiveDoubling, kAllreduceRabenseifner,
-                                              kAllreduceRing, kAllreduceReduceBcast, kAutoOversubscribed}) {
+                                              kAllreduceRing, kAllreduceReduceBcast, kAllreduceDirect,
+                                              kAutoOversubscribed}) {
         Params p = with(&Params::allreduce_algorithm, alg);
         p.allreduce_large = 64;
+        // auto on an oversubscribed node: reduce_bcast, direct, rabenseifner within the counts
+        p.allreduce_reduce_bcast_below = 64;
+        p.allreduce_direct_below = 256;
         for (int n = 1; n <= 8; ++n)
             for (int count : kCounts)
                 for (const auto &rc : kReduceCases)
