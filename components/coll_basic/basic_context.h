@@ -32,6 +32,8 @@ struct Params {
     // On an oversubscribed node, Reduce vectors and Bcast messages below these many bytes go linear.
     long reduce_linear_below = 0;
     long bcast_linear_below = 0;
+    // Bytes of one segment of the pipelined (chain) bcast.
+    long bcast_segment = 0;
     // On an oversubscribed node from 3 processes, Allreduce vectors below the first go reduce_bcast,
     // from it below the second direct.
     long allreduce_reduce_bcast_below = 0;

@@ -8,7 +8,7 @@ namespace plexus::coll_basic {
 namespace {
 
 constexpr const char *kBarrierValues[] = {"auto", "dissemination", "linear", nullptr};
-constexpr const char *kBcastValues[] = {"auto", "binomial", "scatter_allgather", "linear", nullptr};
+constexpr const char *kBcastValues[] = {"auto", "binomial", "scatter_allgather", "linear", "pipeline", nullptr};
 constexpr const char *kReduceValues[] = {"auto", "binomial", "reduce_scatter_gather", "linear", "direct", nullptr};
 constexpr const char *kAllreduceValues[] = {"auto",         "recursive_doubling", "rabenseifner", "ring",
                                             "reduce_bcast", "direct",             nullptr};
@@ -29,6 +29,7 @@ struct Storage {
     uint64_t reduce_segment = kDefaultReduceSegment;
     uint64_t reduce_linear_below = kDefaultReduceLinearBelow;
     uint64_t bcast_linear_below = kDefaultBcastLinearBelow;
+    uint64_t bcast_segment = kDefaultBcastSegment;
     uint64_t allreduce_reduce_bcast_below = kDefaultAllreduceReduceBcastBelow;
     uint64_t allreduce_direct_below = kDefaultAllreduceDirectBelow;
 };
@@ -45,6 +46,7 @@ Params defaults() {
     p.reduce_segment = kDefaultReduceSegment;
     p.reduce_linear_below = kDefaultReduceLinearBelow;
     p.bcast_linear_below = kDefaultBcastLinearBelow;
+    p.bcast_segment = kDefaultBcastSegment;
     p.allreduce_reduce_bcast_below = kDefaultAllreduceReduceBcastBelow;
     p.allreduce_direct_below = kDefaultAllreduceDirectBelow;
     return p;
@@ -92,9 +94,12 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
         enumerated("bcast_algorithm", kBcastValues,
                    "Bcast algorithm: binomial (tree), scatter_allgather (binomial scatter + ring "
                    "allgather of the packed bytes, van de Geijn), linear (the root sends to every "
-                   "process); auto uses scatter_allgather from coll_basic_bcast_large_bytes on "
-                   "(communicators of more than 2 processes), below it binomial, or linear below "
-                   "coll_basic_bcast_linear_bytes on an oversubscribed node. Default auto.",
+                   "process), pipeline (a chain in rank order from the root, the message cut in "
+                   "segments of coll_basic_bcast_segment_bytes, each passed on while the next "
+                   "arrives); auto uses scatter_allgather from coll_basic_bcast_large_bytes on "
+                   "(communicators of more than 2 processes), below it binomial; on an oversubscribed "
+                   "node linear below coll_basic_bcast_linear_bytes, and from it pipeline on 3 or 4 "
+                   "processes. Default auto.",
                    &g_params.bcast_algorithm),
         enumerated("reduce_algorithm", kReduceValues,
                    "Reduce algorithm: binomial (tree; keeps the operand order of non-commutative "
@@ -195,6 +200,10 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                   "messages (count * type size) below this many bytes use linear under auto, larger "
                   "ones binomial. Default 64k.",
                   &g_storage.bcast_linear_below),
+        desc("bcast_segment_bytes", PLEXUS_PARAM_SIZE, "8000",
+             "Bytes of one segment of the pipeline bcast (what the shared-memory transport sends "
+             "through its fast boxes, at most 8 KiB with the header). At least 1. Default 8000.",
+             6, &g_storage.bcast_segment),
         desc("reduce_segment_bytes", PLEXUS_PARAM_SIZE, "128k",
              "The binomial reduce (Reduce, and the reductions other collectives make with it) "
              "moves vectors of at least two segments of this many bytes segment by segment, "
@@ -218,6 +227,7 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
     g_params.reduce_segment = clamp_long(g_storage.reduce_segment);
     g_params.reduce_linear_below = clamp_long(g_storage.reduce_linear_below);
     g_params.bcast_linear_below = clamp_long(g_storage.bcast_linear_below);
+    g_params.bcast_segment = clamp_long(g_storage.bcast_segment);
     g_params.allreduce_reduce_bcast_below = clamp_long(g_storage.allreduce_reduce_bcast_below);
     g_params.allreduce_direct_below = clamp_long(g_storage.allreduce_direct_below);
     set_scratch_keep(g_storage.scratch_keep);

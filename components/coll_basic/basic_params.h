@@ -12,7 +12,7 @@ namespace plexus::coll_basic {
 
 // Index in each parameter's enum values; 0 is always "auto".
 enum BarrierAlgorithm : int { kBarrierAuto = 0, kBarrierDissemination, kBarrierLinear };
-enum BcastAlgorithm : int { kBcastAuto = 0, kBcastBinomial, kBcastScatterAllgather, kBcastLinear };
+enum BcastAlgorithm : int { kBcastAuto = 0, kBcastBinomial, kBcastScatterAllgather, kBcastLinear, kBcastPipeline };
 enum ReduceAlgorithm : int {
     kReduceAuto = 0,
     kReduceBinomial,
@@ -52,6 +52,7 @@ inline constexpr long kDefaultReduceLinearBelow = 32 * 1024;
 inline constexpr long kDefaultAllreduceReduceBcastBelow = 32 * 1024;
 inline constexpr long kDefaultAllreduceDirectBelow = 256 * 1024;
 inline constexpr long kDefaultBcastLinearBelow = 64 * 1024;
+inline constexpr long kDefaultBcastSegment = 8000;
 inline constexpr long kDefaultScratchKeep = 64l * 1024 * 1024;
 
 // Registers every parameter; the effective values land in the process-wide parameters.

@@ -1,7 +1,8 @@
 // Bcast. Small messages: binomial tree (ceil(log2 p) steps, each process receives once). Large
 // messages: van de Geijn's scatter + allgather: the root scatters p blocks down a binomial tree,
 // then a ring allgather completes them; every process moves about 2m bytes instead of the tree's
-// m log2 p at the root.
+// m log2 p at the root. Pipeline: a chain of small segments, for few processes sharing few CPUs.
+#include <algorithm>
 #include <cstdint>
 
 #include "basic_choice.h"
@@ -74,10 +75,42 @@ int scatter_allgather_bytes(const Ctx &c, char *data, int bytes, int root) {
     return 0;
 }
 
+// A chain in relative rank order, the message cut into segments of the packed bytes: relative
+// rank r receives segment s from r - 1 and passes it to r + 1 while s + 1 arrives, so that every
+// link of the chain copies at once. Receives are posted kAhead segments ahead, so that segments
+// land in place instead of in the unexpected queue.
+int chain_bytes(const Ctx &c, char *data, int bytes, int root, int segment) {
+    constexpr int kAhead = 4;
+    plexus_coll_dtype_t *byte = c.svc->byte_type;
+    const int rel = c.relative(root);
+    const int parent = rel > 0 ? c.absolute(rel - 1, root) : -1;
+    const int child = rel + 1 < c.size ? c.absolute(rel + 1, root) : -1;
+    const int nseg = (bytes + segment - 1) / segment;
+    auto len = [&](int s) { return s + 1 < nseg ? segment : bytes - s * segment; };
+    plexus_coll_request_t *recvs[kAhead] = {};
+    auto post = [&](int s) {
+        return s < nseg && parent >= 0 ? c.irecv(data + static_cast<long>(s) * segment, len(s), byte, parent,
+                                                  &recvs[s % kAhead])
+                                       : 0;
+    };
+    for (int s = 0; s < kAhead; ++s) BASIC_TRY(post(s));
+    RequestBatch sends(c);
+    for (int s = 0; s < nseg; ++s) {
+        if (parent >= 0) {
+            BASIC_TRY(c.svc->wait(&recvs[s % kAhead]));
+            BASIC_TRY(post(s + kAhead));
+        }
+        if (child < 0) continue;
+        if (sends.full()) BASIC_TRY(sends.wait());
+        BASIC_TRY(c.isend(data + static_cast<long>(s) * segment, len(s), byte, child, sends.next()));
+    }
+    return sends.wait();
+}
+
 // In bytes of the type signature: processes may describe the message with different datatypes
 // (only the signatures must match), so the blocks are cut in the packed bytes; a non-contiguous
 // layout is packed into a temporary first (at the root) and unpacked from it at the end.
-int bcast_scatter_allgather(const Ctx &c, void *buf, int count, plexus_coll_dtype_t *t, int root) {
+int bcast_in_bytes(const Ctx &c, void *buf, int count, plexus_coll_dtype_t *t, int root, int chain_segment) {
     Layout l;
     BASIC_TRY(c.layout(t, &l));
     const long total = static_cast<long>(l.size) * count;
@@ -90,7 +123,8 @@ int bcast_scatter_allgather(const Ctx &c, void *buf, int count, plexus_coll_dtyp
         data = packed.data();
         if (c.rank == root) BASIC_TRY(c.svc->copy(buf, count, t, data, bytes, c.svc->byte_type));
     }
-    BASIC_TRY(scatter_allgather_bytes(c, data, bytes, root));
+    BASIC_TRY(chain_segment > 0 ? chain_bytes(c, data, bytes, root, chain_segment)
+                                : scatter_allgather_bytes(c, data, bytes, root));
     if (!l.contiguous && c.rank != root) return c.svc->copy(data, bytes, c.svc->byte_type, buf, count, t);
     return 0;
 }
@@ -107,7 +141,11 @@ int intra_bcast(plexus_coll_module_t *self, void *buf, int count, plexus_coll_dt
         BASIC_TRY(c.layout(type, &l));
         algorithm = choose_bcast(*c.params, c.size, static_cast<long>(l.size) * count);
     }
-    if (algorithm == kBcastScatterAllgather) return bcast_scatter_allgather(c, buf, count, type, root);
+    if (algorithm == kBcastScatterAllgather) return bcast_in_bytes(c, buf, count, type, root, 0);
+    if (algorithm == kBcastPipeline) {
+        const long segment = std::clamp<long>(c.params->bcast_segment, 1, INT32_MAX);
+        return bcast_in_bytes(c, buf, count, type, root, static_cast<int>(segment));
+    }
     if (algorithm == kBcastLinear) return bcast_linear(c, buf, count, type, root);
     return bcast_binomial(c, buf, count, type, root);
 }

@@ -39,6 +39,7 @@ mpi_runs_extra += tests/mpi/default/coll_intra.sh tests/mpi/default/coll_intra_1
 	tests/mpi/default/coll_reduce_linear.sh tests/mpi/default/coll_barrier_linear.sh \
 	tests/mpi/default/coll_reduce_segmented.sh tests/mpi/default/coll_allreduce_reduce_bcast.sh \
 	tests/mpi/default/coll_reduce_direct.sh tests/mpi/default/coll_allreduce_direct.sh \
+	tests/mpi/default/coll_bcast_pipeline.sh \
 	tests/mpi/default/coll_inter.sh \
 	tests/mpi/default/coll_inter_3.sh tests/mpi/default/coll_errors.sh
 
@@ -57,5 +58,6 @@ EXTRA_DIST += tests/mpi/cases/coll_intra.case tests/mpi/cases/coll_intra_1.case 
 	tests/mpi/cases/coll_reduce_linear.case tests/mpi/cases/coll_barrier_linear.case \
 	tests/mpi/cases/coll_reduce_segmented.case tests/mpi/cases/coll_allreduce_reduce_bcast.case \
 	tests/mpi/cases/coll_reduce_direct.case tests/mpi/cases/coll_allreduce_direct.case \
+	tests/mpi/cases/coll_bcast_pipeline.case \
 	tests/mpi/cases/coll_inter.case \
 	tests/mpi/cases/coll_inter_3.case tests/mpi/cases/coll_errors.case

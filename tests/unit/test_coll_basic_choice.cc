@@ -24,6 +24,7 @@ TEST(CollBasicChoice, DefaultsAreTheDocumentedOnes) {
     const Params p = params();
     EXPECT_EQ(p.bcast_large, 4 * kK * kK);
     EXPECT_EQ(p.bcast_linear_below, 64 * kK);
+    EXPECT_EQ(p.bcast_segment, 8000);
     EXPECT_EQ(p.reduce_linear_below, 32 * kK);
     EXPECT_EQ(p.allreduce_large, 16 * kK);
     EXPECT_EQ(p.allreduce_reduce_bcast_below, 32 * kK);
@@ -47,7 +48,14 @@ TEST(CollBasicChoice, Bcast) {
     EXPECT_EQ(choose_bcast(over, 8, 8), kBcastLinear);
     EXPECT_EQ(choose_bcast(over, 8, 64 * kK - 1), kBcastLinear);
     EXPECT_EQ(choose_bcast(over, 8, 64 * kK), kBcastBinomial);
-    EXPECT_EQ(choose_bcast(over, 4, 4 * kK * kK), kBcastScatterAllgather);
+    EXPECT_EQ(choose_bcast(over, 8, 4 * kK * kK), kBcastScatterAllgather);
+    EXPECT_EQ(choose_bcast(over, 4, 64 * kK - 1), kBcastLinear);
+    for (int n = 3; n <= 4; ++n) {
+        EXPECT_EQ(choose_bcast(over, n, 64 * kK), kBcastPipeline) << n;
+        EXPECT_EQ(choose_bcast(over, n, 64 * kK * kK), kBcastPipeline) << n;
+    }
+    EXPECT_EQ(choose_bcast(over, 5, 64 * kK), kBcastBinomial);
+    EXPECT_EQ(choose_bcast(over, 2, 64 * kK), kBcastBinomial);
 }
 
 TEST(CollBasicChoice, Reduce) {

@@ -79,10 +79,13 @@ TEST(CollBasicIntra, Barrier) {
 }
 
 TEST(CollBasicIntra, Bcast) {
-    for (int alg : std::initializer_list<int>{kBcastAuto, kBcastBinomial, kBcastScatterAllgather, kBcastLinear, kAutoOversubscribed}) {
+    for (int alg : std::initializer_list<int>{kBcastAuto, kBcastBinomial, kBcastScatterAllgather, kBcastLinear,
+                                              kBcastPipeline, kAutoOversubscribed}) {
         Params p = with(&Params::bcast_algorithm, alg);
         p.bcast_large = 64;  // auto switches within the counts tested
-        p.bcast_linear_below = 16;  // oversubscribed: linear up to count 3 of ints, binomial for 3 pairs
+        // oversubscribed: linear up to count 3 of ints, then pipeline (3-4 ranks) or binomial
+        p.bcast_linear_below = 16;
+        p.bcast_segment = 12;  // segments of 3 ints: several, and the last one short
         for (int n = 1; n <= 8; ++n)
             for (int root : {0, n - 1, n / 2})
                 for (int count : kCounts)
