@@ -224,10 +224,8 @@ Isa detect_isa() {
     return runs(Isa::Avx2) ? Isa::Avx2 : Isa::Baseline;
 }
 
-const Table &kernels() {
-    static const Table &t = kKernels[static_cast<size_t>(detect_isa())];
-    return t;
-}
+// Decided when the library loads, so that op_kernel reads a plain pointer (no guard per call).
+const Table *const g_kernels = &kKernels[static_cast<size_t>(detect_isa())];
 
 static_assert(static_cast<size_t>(Rep::Bool) == 14 && static_cast<size_t>(Rep::FloatInt) == 15,
               "kKernels lists the representations in Rep order");
@@ -235,7 +233,7 @@ static_assert(static_cast<size_t>(Rep::Bool) == 14 && static_cast<size_t>(Rep::F
 }  // namespace
 
 Kernel op_kernel(OpKind kind, Rep rep) {
-    return kernels()[static_cast<size_t>(rep)][static_cast<size_t>(kind)];
+    return (*g_kernels)[static_cast<size_t>(rep)][static_cast<size_t>(kind)];
 }
 
 bool kernel_isa_runs(KernelIsa isa) { return runs(isa); }
