@@ -15,12 +15,11 @@ int choose_barrier(const Params &p, int size) {
 
 // Oversubscribed, linear below bcast_linear_bytes: at 8 ranks 16 KB takes 2 us linear against
 // 8-10 binomial, 64 KB 33-40 against 27-32 (the root's p - 1 copies then cost more than relays).
-// From there, on 3-4 processes the pipeline: 4 ranks, 64 KB / 256 KB / 1 MB, 3.6-11 / 16-38 /
-// 115-151 us against binomial's 16-21 / 46-60 / 178 (Open MPI 15-17 / 44-46 / 218). A longer
-// chain waits for more processes to be scheduled: at 8 ranks it lost at 256 KB and 1 MB.
+// From there the pipeline (chains of eager segments): 4 ranks, 64 KB / 256 KB / 1 MB, 4.1 / 18 /
+// 137 us against binomial's 16-21 / 45-60 / 172; 8 ranks 2.3-23 / 48-54 / 265-303 against
+// 37-45 / 87-124 / 308-441 (Open MPI 33-35 / 94-100 / 379-390).
 int choose_bcast(const Params &p, int size, long bytes) {
-    if (p.oversubscribed && bytes >= p.bcast_linear_below && size > 2 && size <= kPipelineMaxProcs)
-        return kBcastPipeline;
+    if (p.oversubscribed && bytes >= p.bcast_linear_below && size > 2) return kBcastPipeline;
     if (bytes >= p.bcast_large && bytes >= size && size > 2) return kBcastScatterAllgather;
     return p.oversubscribed && bytes < p.bcast_linear_below ? kBcastLinear : kBcastBinomial;
 }

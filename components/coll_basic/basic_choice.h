@@ -15,9 +15,6 @@ inline bool relay_free(const Params &p, int size) { return p.oversubscribed && s
 // Each returns an algorithm of its parameter's enum (never auto). bytes: count * type size of
 // the whole message (Bcast, Reduce, Allreduce); Allgather: the whole result (size * block);
 // Alltoall: one block (bytes sent to one peer).
-// Most processes the pipeline bcast chains on an oversubscribed node.
-inline constexpr int kPipelineMaxProcs = 4;
-
 int choose_barrier(const Params &p, int size);
 int choose_bcast(const Params &p, int size, long bytes);
 int choose_reduce(const Params &p, int size, long bytes);

@@ -94,12 +94,12 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
         enumerated("bcast_algorithm", kBcastValues,
                    "Bcast algorithm: binomial (tree), scatter_allgather (binomial scatter + ring "
                    "allgather of the packed bytes, van de Geijn), linear (the root sends to every "
-                   "process), pipeline (a chain in rank order from the root, the message cut in "
-                   "segments of coll_basic_bcast_segment_bytes, each passed on while the next "
+                   "process), pipeline (up to 3 chains in rank order headed by the root, the message "
+                   "cut in segments of coll_basic_bcast_segment_bytes, each passed on while the next "
                    "arrives); auto uses scatter_allgather from coll_basic_bcast_large_bytes on "
                    "(communicators of more than 2 processes), below it binomial; on an oversubscribed "
-                   "node linear below coll_basic_bcast_linear_bytes, and from it pipeline on 3 or 4 "
-                   "processes. Default auto.",
+                   "node linear below coll_basic_bcast_linear_bytes and pipeline from it (from 3 "
+                   "processes). Default auto.",
                    &g_params.bcast_algorithm),
         enumerated("reduce_algorithm", kReduceValues,
                    "Reduce algorithm: binomial (tree; keeps the operand order of non-commutative "
@@ -143,7 +143,7 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    "Whether auto's choices assume more ranks than CPUs on this node, where a process "
                    "waiting for a relay waits for it to be scheduled, so the algorithms without "
                    "relays win: linear barrier (from 3 processes), linear bcast below "
-                   "coll_basic_bcast_linear_bytes, linear reduce below coll_basic_reduce_linear_bytes "
+                   "coll_basic_bcast_linear_bytes and pipeline from it (from 3 processes), linear reduce below coll_basic_reduce_linear_bytes "
                    "and direct from it (from 3 processes), reduce_bcast and direct allreduce below "
                    "coll_basic_allreduce_reduce_bcast_bytes and coll_basic_allreduce_direct_bytes "
                    "(from 3 processes), "

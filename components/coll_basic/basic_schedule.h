@@ -81,4 +81,19 @@ constexpr int binomial_subtree_size(int r, int n) {
     return r + span > n ? n - r : span;
 }
 
+// Chains (the pipeline bcast): relative ranks 1 .. n-1 in `fanout` chains of consecutive ranks,
+// each at most chain_length long; the root heads every chain, every other rank passes on to the
+// next rank of its chain. chain_parent: -1 for the root. chain_child: -1 for the end of a chain.
+// The root's children are 1, 1 + L, 1 + 2L, ... below n (L = chain_length).
+constexpr int chain_length(int n, int fanout) { return n <= 1 ? 0 : (n - 1 + fanout - 1) / fanout; }
+constexpr int chain_parent(int rel, int n, int fanout) {
+    if (rel == 0) return -1;
+    return (rel - 1) % chain_length(n, fanout) == 0 ? 0 : rel - 1;
+}
+constexpr int chain_child(int rel, int n, int fanout) {
+    const int len = chain_length(n, fanout);
+    if (rel == 0 || rel + 1 >= n || (rel - 1) % len + 1 >= len) return -1;
+    return rel + 1;
+}
+
 }  // namespace plexus::coll_basic

@@ -75,23 +75,32 @@ int scatter_allgather_bytes(const Ctx &c, char *data, int bytes, int root) {
     return 0;
 }
 
-// A chain in relative rank order, the message cut into segments of the packed bytes: relative
-// rank r receives segment s from r - 1 and passes it to r + 1 while s + 1 arrives, so that every
-// link of the chain copies at once. Receives are posted kAhead segments ahead, so that segments
-// land in place instead of in the unexpected queue.
+// Chains in relative rank order (basic_schedule.h), the message cut into segments of the packed
+// bytes: the root passes segment s to the head of every chain, each process passes it on to the
+// next of its chain while s + 1 arrives, so that every link copies at once. Receives are posted
+// kAhead segments ahead, so that segments land in place instead of in the unexpected queue.
+// kFanout chains: where ranks outnumber CPUs, a long chain waits for many processes to be
+// scheduled in turn, while the root's sends of small segments return at once (measured in
+// README.md, fourth round).
 int chain_bytes(const Ctx &c, char *data, int bytes, int root, int segment) {
-    constexpr int kAhead = 4;
+    constexpr int kAhead = 4, kFanout = 3;
     plexus_coll_dtype_t *byte = c.svc->byte_type;
-    const int rel = c.relative(root);
-    const int parent = rel > 0 ? c.absolute(rel - 1, root) : -1;
-    const int child = rel + 1 < c.size ? c.absolute(rel + 1, root) : -1;
+    const int n = c.size, rel = c.relative(root);
+    const int parent_rel = chain_parent(rel, n, kFanout);
+    const int parent = parent_rel < 0 ? -1 : c.absolute(parent_rel, root);
+    int children[kFanout];
+    int nchild = 0;
+    if (rel == 0) {
+        for (int r = 1; r < n; r += chain_length(n, kFanout)) children[nchild++] = c.absolute(r, root);
+    } else if (const int child = chain_child(rel, n, kFanout); child >= 0) {
+        children[nchild++] = c.absolute(child, root);
+    }
     const int nseg = (bytes + segment - 1) / segment;
     auto len = [&](int s) { return s + 1 < nseg ? segment : bytes - s * segment; };
+    auto at = [&](int s) { return data + static_cast<long>(s) * segment; };
     plexus_coll_request_t *recvs[kAhead] = {};
     auto post = [&](int s) {
-        return s < nseg && parent >= 0 ? c.irecv(data + static_cast<long>(s) * segment, len(s), byte, parent,
-                                                  &recvs[s % kAhead])
-                                       : 0;
+        return s < nseg && parent >= 0 ? c.irecv(at(s), len(s), byte, parent, &recvs[s % kAhead]) : 0;
     };
     for (int s = 0; s < kAhead; ++s) BASIC_TRY(post(s));
     RequestBatch sends(c);
@@ -100,9 +109,10 @@ int chain_bytes(const Ctx &c, char *data, int bytes, int root, int segment) {
             BASIC_TRY(c.svc->wait(&recvs[s % kAhead]));
             BASIC_TRY(post(s + kAhead));
         }
-        if (child < 0) continue;
-        if (sends.full()) BASIC_TRY(sends.wait());
-        BASIC_TRY(c.isend(data + static_cast<long>(s) * segment, len(s), byte, child, sends.next()));
+        for (int k = 0; k < nchild; ++k) {
+            if (sends.full()) BASIC_TRY(sends.wait());
+            BASIC_TRY(c.isend(at(s), len(s), byte, children[k], sends.next()));
+        }
     }
     return sends.wait();
 }

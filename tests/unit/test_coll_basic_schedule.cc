@@ -119,3 +119,30 @@ TEST(CollBasicSchedule, BruckRoundsDeliverEveryBlockToItsDestination) {
             }
     }
 }
+
+TEST(CollBasicSchedule, ChainsReachEveryRankOnceAndStayShort) {
+    for (int fanout = 1; fanout <= 4; ++fanout)
+        for (int n = 1; n <= 20; ++n) {
+            const int len = chain_length(n, fanout);
+            std::vector<int> reached(n, 0);
+            int heads = 0;
+            for (int r = 1; r < n; ++r) {
+                const int parent = chain_parent(r, n, fanout);
+                ASSERT_GE(parent, 0) << n << " " << r;
+                ASSERT_LT(parent, r) << n << " " << r;  // parents come first: no cycles
+                if (parent == 0) ++heads;
+                else EXPECT_EQ(chain_child(parent, n, fanout), r) << n << " " << r;  // the parent sends to it
+                int depth = 1;
+                for (int p = parent; p != 0; p = chain_parent(p, n, fanout)) ++depth;
+                EXPECT_LE(depth, len) << n << " " << r;
+                ++reached[r];
+            }
+            EXPECT_EQ(chain_parent(0, n, fanout), -1);
+            EXPECT_LE(heads, fanout) << n;
+            for (int r = 1; r < n; ++r) {
+                EXPECT_EQ(reached[r], 1) << n << " " << r;
+                const int child = chain_child(r, n, fanout);
+                if (child >= 0) EXPECT_EQ(chain_parent(child, n, fanout), r) << n << " " << r;
+            }
+        }
+}
