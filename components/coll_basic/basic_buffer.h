@@ -16,8 +16,11 @@ namespace plexus::coll_basic {
 struct Layout {
     plexus_coll_dtype_t *type = nullptr;
     ptrdiff_t extent = 0;
-    ptrdiff_t true_lb = 0;
+    // In the opposite order to plexus_coll_dtype_info_t's: g++ would otherwise copy the pair with
+    // one 16-byte load of the two 8-byte stores dtype_info just made, which the CPU cannot
+    // forward from its store buffer (a stall on every call of a small collective).
     ptrdiff_t true_extent = 0;
+    ptrdiff_t true_lb = 0;
     size_t size = 0;  // bytes of data per item
     bool contiguous = false;  // an item is `size` bytes in a row and items follow without gaps
 
@@ -34,12 +37,17 @@ struct Layout {
 int get_layout(const plexus_coll_services_t *svc, plexus_coll_dtype_t *type, Layout *out);
 
 // A temporary for n items of a layout, from the scratch cache (basic_scratch.h) and given back to
-// it when the buffer goes. data() is the address to give the services (its first item); it is null
-// when n is 0 (then nothing may be read or written through it anyway).
+// it when the buffer goes; up to kInline bytes live in the object itself (the scratch cache's
+// thread-local lookup costs a small collective more than its copy). data() is the address to give
+// the services (its first item); it is null when n is 0 (then nothing may be read or written
+// through it anyway).
 class TempBuffer {
 public:
+    static constexpr size_t kInline = 256;
     TempBuffer() = default;
-    ~TempBuffer() { scratch_release(block_); }
+    ~TempBuffer() {
+        if (block_.data) scratch_release(block_);
+    }
     TempBuffer(const TempBuffer &) = delete;
     TempBuffer &operator=(const TempBuffer &) = delete;
     // false when the memory could not be allocated.
@@ -50,16 +58,22 @@ public:
     }
     // Raw bytes (no datatype shift).
     bool allocate_bytes(size_t bytes) {
-        scratch_release(block_);
+        if (block_.data) scratch_release(block_);
+        block_ = {};
+        if (bytes <= kInline) {
+            data_ = bytes ? inline_ : nullptr;
+            return true;
+        }
         block_ = scratch_acquire(bytes);
         data_ = block_.data;
-        return bytes == 0 || data_ != nullptr;
+        return data_ != nullptr;
     }
     char *data() const { return data_; }
 
 private:
     ScratchBlock block_;
     char *data_ = nullptr;
+    alignas(64) char inline_[kInline];
 };
 
 }  // namespace plexus::coll_basic

@@ -22,20 +22,35 @@ int unfold(const Ctx &c, const Fold &f, int nr, void *result, int count, plexus_
     return nr < 0 ? c.recv(result, count, t, c.rank + 1) : c.send(result, count, t, c.rank - 1);
 }
 
-int allreduce_recursive_doubling(const Ctx &c, void *result, int count, plexus_coll_dtype_t *t,
-                                 plexus_coll_op_t *op) {
-    Layout l;
-    BASIC_TRY(c.layout(t, &l));
-    const bool commute = c.svc->op_commutative(op) != 0;
+// Without extra ranks to fold, the first exchange sends the input from where it is and receives
+// into the result, which the combination then fills: no copy of the input first (unless the
+// operation is not commutative and the partner's data must come first).
+int allreduce_recursive_doubling(const Ctx &c, const Layout &l, bool commute, const void *input, void *result,
+                                 int count, plexus_coll_op_t *op) {
+    plexus_coll_dtype_t *t = l.type;
     const Fold f(c.size);
     TempBuffer tmp_buf;
     if (!tmp_buf.allocate(l, count)) return PLEXUS_COLL_ERR_NO_MEM;
     char *acc = static_cast<char *>(result), *tmp = tmp_buf.data();
+    bool from_input = input != result;
+    if (from_input && f.rem > 0) {  // the fold works in place
+        BASIC_TRY(c.copy(input, result, count, t));
+        from_input = false;
+    }
     int nr;
     BASIC_TRY(fold_in(c, f, acc, tmp, count, t, op, &nr));
     if (nr >= 0) {
         for (int mask = 1; mask < f.pof2; mask <<= 1) {
             const int partner_nr = nr ^ mask, peer = f.old_rank(partner_nr);
+            if (from_input) {
+                from_input = false;
+                if (commute || partner_nr > nr) {  // acc = input op partner's
+                    BASIC_TRY(c.sendrecv(input, count, t, peer, acc, count, t, peer));
+                    BASIC_TRY(c.reduce_local(op, input, acc, count, t));
+                    continue;
+                }
+                BASIC_TRY(c.copy(input, acc, count, t));
+            }
             BASIC_TRY(c.sendrecv(acc, count, t, peer, tmp, count, t, peer));
             if (partner_nr < nr || commute) {  // the partner's ranks come first: its data on the left
                 BASIC_TRY(c.reduce_local(op, tmp, acc, count, t));
@@ -49,10 +64,9 @@ int allreduce_recursive_doubling(const Ctx &c, void *result, int count, plexus_c
     return unfold(c, f, nr, result, count, t);
 }
 
-int allreduce_rabenseifner(const Ctx &c, const void *input, void *result, int count, plexus_coll_dtype_t *t,
+int allreduce_rabenseifner(const Ctx &c, const Layout &l, const void *input, void *result, int count,
                            plexus_coll_op_t *op) {
-    Layout l;
-    BASIC_TRY(c.layout(t, &l));
+    plexus_coll_dtype_t *t = l.type;
     const Fold f(c.size);
     TempBuffer tmp_buf;
     if (!tmp_buf.allocate(l, count)) return PLEXUS_COLL_ERR_NO_MEM;
@@ -66,9 +80,8 @@ int allreduce_rabenseifner(const Ctx &c, const void *input, void *result, int co
 
 // Block b is reduced along the ring starting after rank b and ends reduced at rank b; then the
 // reduced blocks travel around once more.
-int allreduce_ring(const Ctx &c, void *result, int count, plexus_coll_dtype_t *t, plexus_coll_op_t *op) {
-    Layout l;
-    BASIC_TRY(c.layout(t, &l));
+int allreduce_ring(const Ctx &c, const Layout &l, void *result, int count, plexus_coll_op_t *op) {
+    plexus_coll_dtype_t *t = l.type;
     const int n = c.size, r = c.rank;
     const Partition p = even_partition(count, n);
     TempBuffer tmp_buf;
@@ -96,10 +109,8 @@ int allreduce_reduce_bcast(const Ctx &c, void *result, int count, plexus_coll_dt
 
 // The direct reduce-scatter, then every reduced block to everyone (intra_direct.cc): two steps, no
 // relay, any operation.
-int allreduce_direct(const Ctx &c, const void *input, void *result, int count, plexus_coll_dtype_t *t,
+int allreduce_direct(const Ctx &c, const Layout &l, const void *input, void *result, int count,
                      plexus_coll_op_t *op) {
-    Layout l;
-    BASIC_TRY(c.layout(t, &l));
     const Partition p = even_partition(count, c.size);
     char *buf = static_cast<char *>(result);
     BASIC_TRY(reduce_scatter_direct(c, input, p, l, l.at(buf, p.disp[c.rank]), op));
@@ -115,20 +126,19 @@ int intra_allreduce(plexus_coll_module_t *self, const void *sendbuf, void *recvb
     const void *input = sendbuf == PLEXUS_COLL_IN_PLACE ? recvbuf : sendbuf;
     if (c.size == 1) return input == recvbuf ? 0 : c.copy(input, recvbuf, count, type);
     const bool commute = c.svc->op_commutative(op) != 0;
+    Layout l;  // asked once: the algorithms take it from here
+    BASIC_TRY(c.layout(type, &l));
     int algorithm = c.params->allreduce_algorithm;
-    if (algorithm == kAllreduceAuto) {
-        Layout l;
-        BASIC_TRY(c.layout(type, &l));
-        algorithm = choose_allreduce(*c.params, c.size, static_cast<long>(l.size) * count);
-    }
-    // These two read the input where it is; the others start from a copy in recvbuf.
-    if (algorithm == kAllreduceDirect) return allreduce_direct(c, input, recvbuf, count, type, op);
+    if (algorithm == kAllreduceAuto) algorithm = choose_allreduce(*c.params, c.size, static_cast<long>(l.size) * count);
+    // These three read the input where it is; the others start from a copy in recvbuf.
+    if (algorithm == kAllreduceDirect) return allreduce_direct(c, l, input, recvbuf, count, op);
     if (algorithm == kAllreduceRabenseifner && commute && count >= pof2_floor(c.size))
-        return allreduce_rabenseifner(c, input, recvbuf, count, type, op);
+        return allreduce_rabenseifner(c, l, input, recvbuf, count, op);
+    if (algorithm != kAllreduceReduceBcast && !(algorithm == kAllreduceRing && commute && count >= c.size))
+        return allreduce_recursive_doubling(c, l, commute, input, recvbuf, count, op);
     if (input != recvbuf) BASIC_TRY(c.copy(input, recvbuf, count, type));
     if (algorithm == kAllreduceReduceBcast) return allreduce_reduce_bcast(c, recvbuf, count, type, op);
-    if (algorithm == kAllreduceRing && commute && count >= c.size) return allreduce_ring(c, recvbuf, count, type, op);
-    return allreduce_recursive_doubling(c, recvbuf, count, type, op);
+    return allreduce_ring(c, l, recvbuf, count, op);
 }
 
 }  // namespace plexus::coll_basic

@@ -2,6 +2,8 @@
 // keep limit, and everything cached goes at trim.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "components/coll_basic/basic_buffer.h"
 #include "components/coll_basic/basic_scratch.h"
 
@@ -101,6 +103,29 @@ TEST_F(ScratchTest, TempBuffersReturnTheirBlockAndKeepTheTypeShift) {
     TempBuffer empty;
     EXPECT_TRUE(empty.allocate(l, 0));
     EXPECT_EQ(empty.data(), nullptr);
+}
+
+TEST_F(ScratchTest, SmallTempBuffersLiveInTheObjectAndLeaveTheCacheAlone) {
+    Layout l;
+    l.extent = 16;
+    l.true_lb = 8;
+    l.true_extent = 8;
+    l.size = 8;
+    const long n = (TempBuffer::kInline - 8) / 16 + 1;  // the most items that fit inline
+    ASSERT_LE(l.span(n), TempBuffer::kInline);
+    {
+        TempBuffer t;
+        ASSERT_TRUE(t.allocate(l, n));
+        char *first = t.data() + l.true_lb;
+        EXPECT_GE(first, reinterpret_cast<char *>(&t));  // inside the object
+        EXPECT_LE(first + l.span(n), reinterpret_cast<char *>(&t) + sizeof t);
+        std::memset(first, 7, l.span(n));
+        EXPECT_EQ(scratch_cached_blocks(), 0);
+        ASSERT_TRUE(t.allocate(l, n + 1));  // one more item: from the cache
+        const char *block = t.data() + l.true_lb, *object = reinterpret_cast<char *>(&t);
+        EXPECT_TRUE(block < object || block >= object + sizeof t);
+    }
+    EXPECT_EQ(scratch_cached_blocks(), 1);  // the block came back, the inline bytes never went there
 }
 
 }  // namespace
