@@ -88,7 +88,10 @@ int intra_alltoall(plexus_coll_module_t *self, const void *sendbuf, int sendcoun
         s.count = recvcount;
         s.type = recvtype;
     }
-    BASIC_TRY(c.layout(s.type, &s.l));
+    if (s.type == recvtype)
+        s.l = rl;
+    else
+        BASIC_TRY(c.layout(s.type, &s.l));
     if (sendbuf != PLEXUS_COLL_IN_PLACE)
         BASIC_TRY(c.svc->copy(s.at(c.rank), s.count, s.type, rl.at(out, static_cast<long>(c.rank) * recvcount),
                               recvcount, recvtype));
