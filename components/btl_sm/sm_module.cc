@@ -6,6 +6,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
@@ -154,10 +155,12 @@ bool SmModule::create_segment(plexus_reason_t *why) {
     return true;
 }
 
-// The pipelined copy through fragments needs sender and receiver on a CPU at the same time:
-// where ranks outnumber CPUs, every fragment can wait for a scheduler round trip. A single copy
-// lets the receiver pull the whole message while the sender is off the CPU, so there every
-// rendezvous message uses it, unless the user set the threshold.
+// Where ranks outnumber CPUs, the pipelined copy through fragments waits for sender and receiver
+// to share the CPUs, and a single copy lets the receiver pull a whole message while the sender
+// is off the CPU; but a single copy pins every page of the sender's buffer, which costs about
+// twice the copy itself here. The collectives at 4 and 8 ranks on 2 CPUs (README, "Oversubscribed
+// nodes") are fastest with fragments up to below 1 MiB and a single copy from it on, so that is
+// the threshold there, unless the user set one.
 uint64_t SmModule::single_copy_threshold_for(const plexus_job_info_t &job) const {
     if (!cma_ || !job.oversubscribed) return params_.single_copy_threshold;
     // A host that cannot say where the value came from: take it as the user's.
@@ -165,11 +168,12 @@ uint64_t SmModule::single_copy_threshold_for(const plexus_job_info_t &job) const
     if (!host_->param_lookup || host_->param_lookup("btl_sm_single_copy_threshold", &v) != PLEXUS_SUCCESS ||
         !v.source || std::strcmp(v.source, "default") != 0)
         return params_.single_copy_threshold;
+    const uint64_t threshold = std::min(params_.single_copy_threshold, kOversubscribedSingleCopyFrom);
     host_->log(self_, PLEXUS_LOG_DECISION,
-               "%u local ranks, more than CPUs: single copy from the eager limit (%llu bytes) on, not "
-               "from btl_sm_single_copy_threshold's default",
-               job.local_size, static_cast<unsigned long long>(params_.eager_limit));
-    return params_.eager_limit;
+               "%u local ranks, more than CPUs: single copy from %llu bytes on, not from "
+               "btl_sm_single_copy_threshold's default",
+               job.local_size, static_cast<unsigned long long>(threshold));
+    return threshold;
 }
 
 void SmModule::fill_api() {

@@ -65,8 +65,7 @@ int register_sm_params(const plexus_host_api_t *host, const plexus_component_t *
              "btl_sm_single_copy is cma and works; smaller rendezvous messages are pipelined "
              "through fragments, which both processes copy at once (faster wherever both have a "
              "core). Left at its default on a node that runs more ranks of the job than it has "
-             "CPUs, every rendezvous message goes by single copy instead (a pipeline needs both "
-             "processes on a CPU at once). At least 1. Default 16m.",
+             "CPUs, payloads from 1m on go by single copy instead. At least 1. Default 16m.",
              4, &p->single_copy_threshold),
         desc("eager_limit", PLEXUS_PARAM_SIZE, "32k",
              "Largest message (header + payload) sent without asking the receiver first: from 256 "

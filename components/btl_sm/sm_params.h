@@ -11,6 +11,10 @@ namespace plexus::btl_sm {
 
 enum SingleCopy : int { kSingleCopyCma = 0, kSingleCopyNone = 1 };  // index in the enum values
 
+// On a node with more ranks than CPUs, single copy from this payload size on while
+// single_copy_threshold is left at its default (measured: see README.md).
+inline constexpr uint64_t kOversubscribedSingleCopyFrom = 1024 * 1024;
+
 struct SmParams {
     int64_t fastbox_threshold = 8;
     int64_t fastbox_max = 32;

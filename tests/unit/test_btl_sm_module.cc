@@ -448,14 +448,15 @@ TEST_F(SmModuleTest, EarlySenderIsDeliveredOnceNamed) {
     EXPECT_EQ(ranks[0].inbox.got.size(), 1u);
 }
 
-// More ranks on the node than CPUs: every rendezvous message by single copy, unless the user set
-// the threshold; a rank per CPU keeps it.
-TEST_F(SmModuleTest, OversubscribedNodeUsesSingleCopyFromTheEagerLimit) {
+// More ranks on the node than CPUs: single copy from 1 MiB on, unless the user set the
+// threshold; a rank per CPU keeps the default.
+TEST_F(SmModuleTest, OversubscribedNodeUsesSingleCopyFromOneMebibyte) {
     g_oversubscribed = true;
     open_job(3);
     const plexus_btl_module_t *m = ranks[0].api();
     ASSERT_TRUE(m->caps & PLEXUS_BTL_CAP_GET) << "CMA is expected to work on the test machine";
-    EXPECT_EQ(m->rdma_threshold, SmParams{}.eager_limit);
+    EXPECT_EQ(m->rdma_threshold, kOversubscribedSingleCopyFrom);
+    EXPECT_EQ(kOversubscribedSingleCopyFrom, uint64_t{1} << 20);
 }
 
 TEST_F(SmModuleTest, OversubscribedNodeKeepsAThresholdTheUserSet) {
