@@ -24,9 +24,10 @@ int choose_bcast(const Params &p, int size, long bytes) {
     return p.oversubscribed && bytes < p.bcast_linear_below ? kBcastLinear : kBcastBinomial;
 }
 
-// Oversubscribed, linear while its messages go eagerly, then direct: 8 ranks, 16 KB 14.5 us
-// against 20.7, 32 KB 34.4 against 23.5, 1 MB 983 against 577 (binomial 713); 4 ranks, 1 MB 278
-// (linear) against 240.
+// Oversubscribed, linear, then direct from where the root's p - 1 vectors cost more than the
+// second step: 4 / 8 ranks, 128 KB 24-28 / 59-69 us against 26-37 / 86-92, 256 KB level (41-49
+// / 129-148 against 41-54 / 135-146), 512 KB 77-101 / 263-269 against 71-129 / 216-234, 1 MB
+// 283 / 758 against 136 / 479 (btl_sm sending below 1 MiB through fragments).
 int choose_reduce(const Params &p, int size, long bytes) {
     if (p.oversubscribed && bytes < p.reduce_linear_below) return kReduceLinear;
     if (relay_free(p, size)) return kReduceDirect;

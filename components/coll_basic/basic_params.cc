@@ -179,10 +179,10 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                   "Scatter blocks (bytes each process receives) of at least this many bytes are sent by "
                   "the root one by one (linear) instead of along a binomial tree. Default 8k.",
                   &g_storage.scatter_large),
-        threshold("reduce_linear_bytes", "32k",
+        threshold("reduce_linear_bytes", "256k",
                   "On a node with more ranks than CPUs (coll_basic_node_oversubscribed), Reduce "
                   "vectors (count * type size) below this many bytes use linear under auto, larger "
-                  "ones direct (from 3 processes; binomial on 2). Default 32k.",
+                  "ones direct (from 3 processes; binomial on 2). Default 256k.",
                   &g_storage.reduce_linear_below),
         threshold("allreduce_reduce_bcast_bytes", "32k",
                   "On a node with more ranks than CPUs (coll_basic_node_oversubscribed), from 3 "

@@ -25,7 +25,7 @@ TEST(CollBasicChoice, DefaultsAreTheDocumentedOnes) {
     EXPECT_EQ(p.bcast_large, 4 * kK * kK);
     EXPECT_EQ(p.bcast_linear_below, 64 * kK);
     EXPECT_EQ(p.bcast_segment, 8000);
-    EXPECT_EQ(p.reduce_linear_below, 32 * kK);
+    EXPECT_EQ(p.reduce_linear_below, 256 * kK);
     EXPECT_EQ(p.allreduce_large, 16 * kK);
     EXPECT_EQ(p.allreduce_reduce_bcast_below, 32 * kK);
     EXPECT_EQ(p.allreduce_direct_below, 256 * kK);
@@ -60,8 +60,8 @@ TEST(CollBasicChoice, Reduce) {
     EXPECT_EQ(choose_reduce(node(false), 8, 16 * kK * kK - 4), kReduceBinomial);
     EXPECT_EQ(choose_reduce(node(false), 8, 16 * kK * kK), kReduceScatterGather);
     for (int n = 2; n <= 8; ++n) {
-        EXPECT_EQ(choose_reduce(node(true), n, 32 * kK - 4), kReduceLinear) << n;
-        EXPECT_EQ(choose_reduce(node(true), n, 32 * kK), n > 2 ? kReduceDirect : kReduceBinomial) << n;
+        EXPECT_EQ(choose_reduce(node(true), n, 256 * kK - 4), kReduceLinear) << n;
+        EXPECT_EQ(choose_reduce(node(true), n, 256 * kK), n > 2 ? kReduceDirect : kReduceBinomial) << n;
         EXPECT_EQ(choose_reduce(node(true), n, 16 * kK * kK), n > 2 ? kReduceDirect : kReduceScatterGather) << n;
     }
 }
