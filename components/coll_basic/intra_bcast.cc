@@ -1,7 +1,8 @@
 // Bcast. Small messages: binomial tree (ceil(log2 p) steps, each process receives once). Large
 // messages: van de Geijn's scatter + allgather: the root scatters p blocks down a binomial tree,
 // then a ring allgather completes them; every process moves about 2m bytes instead of the tree's
-// m log2 p at the root. Pipeline: a chain of small segments, for few processes sharing few CPUs.
+// m log2 p at the root. Pipeline: up to three chains of small segments, for processes sharing
+// few CPUs.
 #include <algorithm>
 #include <cstdint>
 
