@@ -205,8 +205,8 @@ constexpr Table table() {
 constexpr std::array<Table, kKernelIsaCount> kKernels = {
     table<Isa::Baseline>(), table<Isa::Avx2>(), table<Isa::Avx512>()};
 
-// The widest set this CPU runs (and its kernel supports: AVX-512 needs the OS to save the zmm state,
-// which __builtin_cpu_supports checks through cpuid's OSXSAVE bits as libgcc reads them).
+// Whether this CPU runs a set. __builtin_cpu_supports also asks whether the OS saves the ymm / zmm
+// registers (libgcc reads XGETBV), so a kernel never faults on a CPU whose OS left them off.
 bool runs(Isa isa) {
     if (isa == Isa::Baseline) return true;
 #ifdef PLEXUS_OP_MULTI_ISA
