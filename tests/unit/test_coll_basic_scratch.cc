@@ -10,6 +10,17 @@
 namespace plexus::coll_basic {
 namespace {
 
+// Items of 8 data bytes at offset 8 of a 16-byte extent: temporaries are addressed 8 bytes before
+// their storage.
+Layout gapped_layout() {
+    Layout l;
+    l.extent = 16;
+    l.true_lb = 8;
+    l.true_extent = 8;
+    l.size = 8;
+    return l;
+}
+
 class ScratchTest : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -83,11 +94,7 @@ TEST_F(ScratchTest, TrimFreesEverything) {
 }
 
 TEST_F(ScratchTest, TempBuffersReturnTheirBlockAndKeepTheTypeShift) {
-    Layout l;
-    l.extent = 16;
-    l.true_lb = 8;
-    l.true_extent = 8;
-    l.size = 8;
+    const Layout l = gapped_layout();
     char *storage;
     {
         TempBuffer t;
@@ -106,11 +113,7 @@ TEST_F(ScratchTest, TempBuffersReturnTheirBlockAndKeepTheTypeShift) {
 }
 
 TEST_F(ScratchTest, SmallTempBuffersLiveInTheObjectAndLeaveTheCacheAlone) {
-    Layout l;
-    l.extent = 16;
-    l.true_lb = 8;
-    l.true_extent = 8;
-    l.size = 8;
+    const Layout l = gapped_layout();
     const long n = (TempBuffer::kInline - 8) / 16 + 1;  // the most items that fit inline
     ASSERT_LE(l.span(n), TempBuffer::kInline);
     {
