@@ -118,14 +118,9 @@ int doubling_allgather(const Ctx &c, const Fold &f, int nr, const Partition &p, 
 
 // Every process receives its block of p (one block per rank) of every other process's input at
 // once and combines them in rank order into out (p.count[rank] items; out may be its own block of
-// input). Then one of the completions: every process gets every reduced block of buf (its own
-// at its place already), or the root collects them into result.
+// input). Allreduce completes it with allgather_linear, Reduce with gather_linear, over p's blocks.
 int reduce_scatter_direct(const Ctx &c, const void *input, const Partition &p, const Layout &l, char *out,
                           plexus_coll_op_t *op);
-int allgather_blocks_direct(const Ctx &c, const Partition &p, const Layout &l, char *buf);
-// mine: this process's reduced block; result (root only) receives the others at their places.
-int gather_blocks_direct(const Ctx &c, const Partition &p, const Layout &l, const char *mine, char *result,
-                         int root);
 
 // ---- shared by several collectives ----
 
@@ -142,6 +137,14 @@ int reduce_binomial_segmented(const Ctx &c, const void *input, void *result, int
 // Linear reduce (intra_reduce.cc): every process sends to root, which combines in rank order.
 int reduce_linear(const Ctx &c, const void *input, void *result, int count, plexus_coll_dtype_t *t,
                   plexus_coll_op_t *op, int root);
+// Linear allgather(v) (intra_allgather.cc): every process sends its block (counts[rank] items of
+// l.type at displs[rank] of recvbuf) to every other one at once, and receives theirs in place.
+int allgather_linear(const Ctx &c, char *recvbuf, const int counts[], const int displs[], const Layout &l);
+// Linear gather(v) (intra_gather.cc): root receives counts[i] items at displs[i] (in items of
+// recvtype) from every other process; sendbuf PLEXUS_COLL_IN_PLACE at root leaves its block
+// where it is. A process with nothing to send must not call it (the root posts no receive for it).
+int gather_linear(const Ctx &c, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
+                  void *recvbuf, const int counts[], const int displs[], plexus_coll_dtype_t *recvtype, int root);
 // Linear bcast (intra_bcast.cc): root sends to every process.
 int bcast_linear(const Ctx &c, void *buf, int count, plexus_coll_dtype_t *t, int root);
 // Linear scatterv from root (intra_scatter.cc); recvbuf PLEXUS_COLL_IN_PLACE at root leaves its

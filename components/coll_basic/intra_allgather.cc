@@ -44,17 +44,6 @@ int allgather_bruck(const Ctx &c, char *recvbuf, int rc, const Layout &l) {
     return c.copy(l.at(t, static_cast<long>(n - r) * rc), recvbuf, r * rc, l.type);
 }
 
-// Every block sent to every peer at once (in batches by step, as Alltoallv): no step waits for
-// another, which wins where ranks outnumber cores (a ring step waits for a neighbour to be
-// scheduled, p - 1 times in a row).
-int allgather_linear(const Ctx &c, char *recvbuf, const int counts[], const int displs[], const Layout &l) {
-    const int r = c.rank;
-    return post_pairwise(c, [&](int dst, int src, RequestBatch &reqs) {
-        if (counts[src]) BASIC_TRY(c.irecv(l.at(recvbuf, displs[src]), counts[src], l.type, src, reqs.next()));
-        return counts[r] ? c.isend(l.at(recvbuf, displs[r]), counts[r], l.type, dst, reqs.next()) : 0;
-    });
-}
-
 // Ring over blocks given by counts/displs (items of l.type).
 int allgather_ring(const Ctx &c, char *recvbuf, const int counts[], const int displs[], const Layout &l) {
     const int n = c.size, r = c.rank;
@@ -68,6 +57,17 @@ int allgather_ring(const Ctx &c, char *recvbuf, const int counts[], const int di
 }
 
 }  // namespace
+
+// Every block sent to every peer at once (in batches by step, as Alltoallv): no step waits for
+// another, which wins where ranks outnumber cores (a ring step waits for a neighbour to be
+// scheduled, p - 1 times in a row).
+int allgather_linear(const Ctx &c, char *recvbuf, const int counts[], const int displs[], const Layout &l) {
+    const int r = c.rank;
+    return post_pairwise(c, [&](int dst, int src, RequestBatch &reqs) {
+        if (counts[src]) BASIC_TRY(c.irecv(l.at(recvbuf, displs[src]), counts[src], l.type, src, reqs.next()));
+        return counts[r] ? c.isend(l.at(recvbuf, displs[r]), counts[r], l.type, dst, reqs.next()) : 0;
+    });
+}
 
 int intra_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
                     void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype, plexus_coll_comm_t *comm) {

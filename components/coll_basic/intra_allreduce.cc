@@ -114,7 +114,7 @@ int allreduce_direct(const Ctx &c, const Layout &l, const void *input, void *res
     const Partition p = even_partition(count, c.size);
     char *buf = static_cast<char *>(result);
     BASIC_TRY(reduce_scatter_direct(c, input, p, l, l.at(buf, p.disp[c.rank]), op));
-    return allgather_blocks_direct(c, p, l, buf);
+    return allgather_linear(c, buf, p.count.data(), p.disp.data(), l);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// The direct reduce-scatter and its two completions. Every process owns one block of the vector
-// (a Partition with one block per rank), receives that block from all the others at once and
-// reduces it itself; then the reduced blocks go to everyone (Allreduce) or to the root (Reduce).
+// The direct reduce-scatter. Every process owns one block of the vector (a Partition with one block
+// per rank), receives that block from all the others at once and reduces it itself; then the
+// reduced blocks go to everyone (Allreduce, allgather_linear) or to the root (Reduce,
+// gather_linear).
 // Two steps and no relays: no process waits for another to have combined something first, which
 // is what costs most where ranks outnumber cores. It moves as many bytes as Rabenseifner's
 // halving, but all the combining runs in parallel on every process, where the linear reduce
@@ -44,28 +45,6 @@ int reduce_scatter_direct(const Ctx &c, const void *input, const Partition &p, c
     if (acc == out && out != own) BASIC_TRY(c.copy(own, out, mine, l.type));
     BASIC_TRY(combine_from_right(c, op, x, 0, n - 2, acc, mine, l.type));
     return acc == out ? 0 : c.copy(acc, out, mine, l.type);
-}
-
-int allgather_blocks_direct(const Ctx &c, const Partition &p, const Layout &l, char *buf) {
-    const int r = c.rank;
-    return post_pairwise(c, [&](int dst, int src, RequestBatch &reqs) {
-        if (p.count[src]) BASIC_TRY(c.irecv(l.at(buf, p.disp[src]), p.count[src], l.type, src, reqs.next()));
-        return p.count[r] ? c.isend(l.at(buf, p.disp[r]), p.count[r], l.type, dst, reqs.next()) : 0;
-    });
-}
-
-int gather_blocks_direct(const Ctx &c, const Partition &p, const Layout &l, const char *mine, char *result,
-                         int root) {
-    const int n = c.size;
-    if (c.rank != root) return p.count[c.rank] ? c.send(mine, p.count[c.rank], l.type, root) : 0;
-    RequestBatch reqs(c);
-    for (int i = 1; i < n; ++i) {
-        const int src = (root + i) % n;
-        if (p.count[src] == 0) continue;
-        if (reqs.full()) BASIC_TRY(reqs.wait());
-        BASIC_TRY(c.irecv(l.at(result, p.disp[src]), p.count[src], l.type, src, reqs.next()));
-    }
-    return reqs.wait();
 }
 
 }  // namespace plexus::coll_basic

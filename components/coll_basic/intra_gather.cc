@@ -55,6 +55,8 @@ int gather_binomial(const Ctx &c, const void *sendbuf, int sendcount, plexus_col
                   recvtype);
 }
 
+}  // namespace
+
 // Root receives counts[i] items at displs[i] (in items of recvtype) from every other process.
 int gather_linear(const Ctx &c, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
                   void *recvbuf, const int counts[], const int displs[], plexus_coll_dtype_t *recvtype, int root) {
@@ -72,8 +74,6 @@ int gather_linear(const Ctx &c, const void *sendbuf, int sendcount, plexus_coll_
     }
     return reqs.wait();
 }
-
-}  // namespace
 
 int intra_gather(plexus_coll_module_t *self, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
                  void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype, int root, plexus_coll_comm_t *comm) {

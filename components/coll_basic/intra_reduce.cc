@@ -75,10 +75,6 @@ int reduce_binomial(const Ctx &c, const void *input, void *result, int count, pl
     return c.send(partial, count, t, root);
 }
 
-// Every process sends its vector to the root, which combines them in rank order (from the right:
-// acc = x_i op acc, so non-commutative operations keep their order). No process waits for a
-// relay, which is what costs most where ranks outnumber cores; the root does all p - 1 steps,
-// so it only pays for short vectors.
 namespace {
 
 // Up to this many bytes of vectors in all, the root receives them all at once (no sender waits
@@ -117,6 +113,10 @@ int reduce_linear_in_turn(const Ctx &c, const Layout &l, const void *input, void
 
 }  // namespace
 
+// Every process sends its vector to the root, which combines them in rank order (from the right:
+// acc = x_i op acc, so non-commutative operations keep their order). No process waits for a
+// relay, which is what costs most where ranks outnumber cores; the root does all p - 1 steps,
+// so it only pays for short vectors.
 int reduce_linear(const Ctx &c, const void *input, void *result, int count, plexus_coll_dtype_t *t,
                   plexus_coll_op_t *op, int root) {
     if (c.rank != root) return c.send(input, count, t, root);
@@ -202,7 +202,9 @@ int reduce_direct(const Ctx &c, const void *input, void *result, int count, plex
         mine = mine_buf.data();
     }
     BASIC_TRY(reduce_scatter_direct(c, input, p, l, mine, op));
-    return gather_blocks_direct(c, p, l, mine, static_cast<char *>(result), root);
+    if (c.rank != root && p.count[c.rank] == 0) return 0;  // fewer items than processes: nothing to send
+    const void *send = c.rank == root ? PLEXUS_COLL_IN_PLACE : mine;  // the root's is at its place
+    return gather_linear(c, send, p.count[c.rank], t, result, p.count.data(), p.disp.data(), t, root);
 }
 
 }  // namespace

@@ -122,6 +122,25 @@ TEST(OpKernels, WideKernelsMatchTheBaselineBitForBit) {
     if (sets == 0) GTEST_SKIP() << "this CPU runs only the baseline kernels";
 }
 
+// A wide set that handed out the baseline's functions would pass the bit-for-bit test above.
+TEST(OpKernels, WideSetsAreCompiledOnTheirOwn) {
+#if defined(__x86_64__)
+    int sets = 0;
+    for (KernelIsa isa : kWide) {
+        if (!kernel_isa_runs(isa)) continue;
+        ++sets;
+        for (OpKind kind : {OpKind::Sum, OpKind::Max, OpKind::Band, OpKind::Maxloc})
+            for (Rep rep : {Rep::F32, Rep::F64, Rep::I32, Rep::DoubleInt}) {
+                const Kernel narrow = op_kernel_for(kind, rep, KernelIsa::Baseline);
+                if (narrow) EXPECT_NE(op_kernel_for(kind, rep, isa), narrow) << static_cast<int>(isa);
+            }
+    }
+    if (sets == 0) GTEST_SKIP() << "this CPU runs only the baseline kernels";
+#else
+    GTEST_SKIP() << "only x86-64 builds compile wide sets";
+#endif
+}
+
 TEST(OpKernels, OpKernelIsTheWidestSetThatRuns) {
     KernelIsa widest = KernelIsa::Baseline;
     for (KernelIsa isa : kWide)
