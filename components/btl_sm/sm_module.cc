@@ -158,9 +158,8 @@ bool SmModule::create_segment(plexus_reason_t *why) {
 // Where ranks outnumber CPUs, the pipelined copy through fragments waits for sender and receiver
 // to share the CPUs, and a single copy lets the receiver pull a whole message while the sender
 // is off the CPU; but a single copy pins every page of the sender's buffer, which costs about
-// twice the copy itself here. The collectives at 4 and 8 ranks on 2 CPUs (README, "Oversubscribed
-// nodes") are fastest with fragments up to below 1 MiB and a single copy from it on, so that is
-// the threshold there, unless the user set one.
+// twice the copy itself here. How early a single copy pays depends on how crowded the node is
+// (oversubscribed_single_copy_from; README, "Oversubscribed nodes"), unless the user set it.
 uint64_t SmModule::single_copy_threshold_for(const plexus_job_info_t &job) const {
     if (!cma_ || !job.oversubscribed) return params_.single_copy_threshold;
     // A host that cannot say where the value came from: take it as the user's.
@@ -168,11 +167,12 @@ uint64_t SmModule::single_copy_threshold_for(const plexus_job_info_t &job) const
     if (!host_->param_lookup || host_->param_lookup("btl_sm_single_copy_threshold", &v) != PLEXUS_SUCCESS ||
         !v.source || std::strcmp(v.source, "default") != 0)
         return params_.single_copy_threshold;
-    const uint64_t threshold = std::min(params_.single_copy_threshold, kOversubscribedSingleCopyFrom);
+    const uint64_t threshold =
+        oversubscribed_single_copy_from(params_.single_copy_threshold, job.local_size, job.cpus_online);
     host_->log(self_, PLEXUS_LOG_DECISION,
-               "%u local ranks, more than CPUs: single copy from %llu bytes on, not from "
+               "%u local ranks on %u CPUs: single copy from %llu bytes on, not from "
                "btl_sm_single_copy_threshold's default",
-               job.local_size, static_cast<unsigned long long>(threshold));
+               job.local_size, job.cpus_online, static_cast<unsigned long long>(threshold));
     return threshold;
 }
 

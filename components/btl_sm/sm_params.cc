@@ -1,5 +1,6 @@
 #include "sm_params.h"
 
+#include <algorithm>
 #include <string>
 
 #include "fastbox.h"
@@ -109,6 +110,14 @@ std::string validate_sm_params(const SmParams &p) {
     if (!is_power_of_two(static_cast<uint64_t>(p.fifo_size)))
         return "btl_sm_fifo_size is " + std::to_string(p.fifo_size) + "; valid: a power of two from 64 to 65536";
     return "";
+}
+
+// The pipelined copy through fragments needs sender and receiver on a CPU at once. At 2-3 ranks
+// per CPU a fragment rarely waits long for its peer, and pinning the pages for a single copy costs
+// more than the second copy up to 4 MiB; from 4 ranks per CPU the waits dominate from 1 MiB.
+uint64_t oversubscribed_single_copy_from(uint64_t configured, uint32_t local_size, uint32_t cpus) {
+    const bool crowded = cpus == 0 || local_size >= uint64_t{kCrowdedRanksPerCpu} * cpus;
+    return std::min(configured, crowded ? kCrowdedSingleCopyFrom : kOversubscribedSingleCopyFrom);
 }
 
 }  // namespace plexus::btl_sm

@@ -11,9 +11,16 @@ namespace plexus::btl_sm {
 
 enum SingleCopy : int { kSingleCopyCma = 0, kSingleCopyNone = 1 };  // index in the enum values
 
-// On a node with more ranks than CPUs, single copy from this payload size on while
-// single_copy_threshold is left at its default (measured: see README.md).
-inline constexpr uint64_t kOversubscribedSingleCopyFrom = 1024 * 1024;
+// On a node with more ranks than CPUs, while single_copy_threshold is left at its default, single
+// copy from these payload sizes on (measured: see README.md, "Oversubscribed nodes"): from 4 MiB
+// up to kCrowdedRanksPerCpu ranks per CPU, from 1 MiB beyond.
+inline constexpr uint64_t kOversubscribedSingleCopyFrom = 4 * 1024 * 1024;
+inline constexpr uint64_t kCrowdedSingleCopyFrom = 1024 * 1024;
+inline constexpr uint32_t kCrowdedRanksPerCpu = 4;
+
+// The single-copy threshold for local_size ranks on cpus CPUs (cpus 0: unknown, taken as crowded)
+// when the user left it at its default `configured`.
+uint64_t oversubscribed_single_copy_from(uint64_t configured, uint32_t local_size, uint32_t cpus);
 
 struct SmParams {
     int64_t fastbox_threshold = 8;

@@ -153,6 +153,7 @@ int job_info(plexus_job_info_t *out) {
     full.oversubscribed = j.oversubscribed() ? 1 : 0;
     full.universe_size = j.universe_size ? static_cast<int64_t>(*j.universe_size) : -1;
     std::snprintf(full.nspace, sizeof full.nspace, "%s", j.nspace.c_str());
+    full.cpus_online = runtime::JobInfo::cpus_online();
     // An older caller's struct is shorter: fill what it has, keep its struct_size.
     const size_t n = std::min<size_t>(out->struct_size, sizeof full);
     const uint32_t callers_size = out->struct_size;

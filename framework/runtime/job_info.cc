@@ -11,9 +11,14 @@
 
 namespace plexus::runtime {
 
-bool JobInfo::oversubscribed() const {
+uint32_t JobInfo::cpus_online() {
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return cpus > 0 && local_size > static_cast<uint64_t>(cpus);
+    return cpus > 0 ? static_cast<uint32_t>(cpus) : 0;
+}
+
+bool JobInfo::oversubscribed() const {
+    const uint32_t cpus = cpus_online();
+    return cpus > 0 && local_size > cpus;
 }
 
 namespace {

@@ -38,6 +38,8 @@ struct JobInfo {
     // More ranks of this job on this node than CPUs online: the one place that decides it (the
     // progress engine's spin, btl_sm's single copy and coll_basic's algorithms all follow it).
     bool oversubscribed() const;
+    // CPUs online on this node (0 when the system cannot say).
+    static uint32_t cpus_online();
 };
 
 // Rank 0 of 1 in namespace "singleton-<pid>", alone on node 0.

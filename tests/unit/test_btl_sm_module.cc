@@ -27,6 +27,7 @@ namespace {
 uint32_t g_rank = 0;
 uint32_t g_local_size = 2;
 bool g_oversubscribed = false;  // what the fake runtime says of the node
+uint32_t g_cpus = 2;            // its CPUs online
 std::string g_nspace = "testjob";
 std::map<std::pair<std::string, uint32_t>, std::vector<uint8_t>> g_cards;
 std::vector<std::string> g_warnings;
@@ -50,6 +51,7 @@ int fake_job_info(plexus_job_info_t *out) {
     j.local_rank = g_rank;
     j.local_size = g_local_size;
     j.oversubscribed = g_oversubscribed ? 1 : 0;
+    j.cpus_online = g_cpus;
     std::snprintf(j.nspace, sizeof j.nspace, "%s", g_nspace.c_str());
     *out = j;
     return PLEXUS_SUCCESS;
@@ -133,6 +135,7 @@ protected:
         g_nspace = "testjob";
         g_threshold_source = "default";
         g_oversubscribed = false;
+        g_cpus = 2;
     }
     // Opens n ranks with params; add_procs of the whole job unless told otherwise.
     void open_job(uint32_t n, const SmParams &p = SmParams{}, bool add = true) {
@@ -448,15 +451,26 @@ TEST_F(SmModuleTest, EarlySenderIsDeliveredOnceNamed) {
     EXPECT_EQ(ranks[0].inbox.got.size(), 1u);
 }
 
-// More ranks on the node than CPUs: single copy from 1 MiB on, unless the user set the
-// threshold; a rank per CPU keeps the default.
-TEST_F(SmModuleTest, OversubscribedNodeUsesSingleCopyFromOneMebibyte) {
+// More ranks on the node than CPUs: single copy from 4 MiB on, from 1 MiB on where the node is
+// crowded (4 ranks per CPU), unless the user set the threshold. (A rank per CPU keeps the
+// default: SingleCopyGetAndPutWithinTheRegion.)
+TEST_F(SmModuleTest, OversubscribedNodeUsesSingleCopyFromFourMebibytes) {
     g_oversubscribed = true;
     open_job(3);
     const plexus_btl_module_t *m = ranks[0].api();
     ASSERT_TRUE(m->caps & PLEXUS_BTL_CAP_GET) << "CMA is expected to work on the test machine";
     EXPECT_EQ(m->rdma_threshold, kOversubscribedSingleCopyFrom);
-    EXPECT_EQ(kOversubscribedSingleCopyFrom, uint64_t{1} << 20);
+    EXPECT_EQ(kOversubscribedSingleCopyFrom, uint64_t{4} << 20);
+}
+
+TEST_F(SmModuleTest, CrowdedNodeUsesSingleCopyFromOneMebibyte) {
+    g_oversubscribed = true;
+    g_cpus = 1;
+    open_job(4);
+    const plexus_btl_module_t *m = ranks[0].api();
+    ASSERT_TRUE(m->caps & PLEXUS_BTL_CAP_GET) << "CMA is expected to work on the test machine";
+    EXPECT_EQ(m->rdma_threshold, kCrowdedSingleCopyFrom);
+    EXPECT_EQ(kCrowdedSingleCopyFrom, uint64_t{1} << 20);
 }
 
 TEST_F(SmModuleTest, OversubscribedNodeKeepsAThresholdTheUserSet) {

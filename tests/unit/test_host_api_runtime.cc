@@ -101,6 +101,7 @@ TEST_F(HostApiRuntime, JobInfoFillsWhatTheCallerKnows) {
     EXPECT_EQ(info.appnum, 0u);
     EXPECT_EQ(info.universe_size, -1);
     EXPECT_EQ(info.oversubscribed, 0);  // a singleton has a CPU to itself
+    EXPECT_EQ(info.cpus_online, static_cast<uint32_t>(sysconf(_SC_NPROCESSORS_ONLN)));
     EXPECT_STREQ(info.nspace, ("singleton-" + std::to_string(getpid())).c_str());
 
     // A caller built when the struct ended before nspace: nothing past its end is written.

@@ -111,6 +111,9 @@ typedef struct plexus_job_info {
     int32_t oversubscribed;
     int64_t universe_size;           /* -1 when the launcher does not say */
     char nspace[PLEXUS_NSPACE_MAX];  /* the job's namespace, NUL-terminated */
+    /* CPUs online on this node, what `oversubscribed` compares local_size with; how crowded the
+     * node is decides some protocols (0 from cores before it was filled). */
+    uint32_t cpus_online;
 } plexus_job_info_t;
 
 /* The condition a progress wait waits for: nonzero when done. */
