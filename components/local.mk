@@ -4,6 +4,10 @@ include components/btl_self/local.mk
 include components/btl_sm/local.mk
 include components/coll_basic/local.mk
 
+# Plugins export only their descriptor and keep their functions in .symtab (components/plugin.map).
+TESTS += tests/build/plugin_symbols.sh
+EXTRA_DIST += tests/build/plugin_symbols.sh components/plugin.map
+
 # In the build tree, every built plugin is linked into the folder beside libplexus, where the
 # repository looks first, so that tests and benchmarks run without setting a component path.
 BUILD_TREE_PLUGINS = $(abs_top_builddir)/framework/.libs/plexus/plugins-$(PLEXUS_MCA_ABI_MAJOR)
