@@ -58,7 +58,7 @@ if [ "$quick" = 1 ]; then
   sizes="8,1024,65536,1048576"
   bench_args=(--seconds 0.1 --batches 3 --skip 5)
 else
-  repeat=${repeat:-2} point_timeout=${run_timeout:-30} budget=40 quiet_wait=5 quiet_total=60
+  repeat=${repeat:-4} point_timeout=${run_timeout:-30} budget=40 quiet_wait=5 quiet_total=60
   sizes="8,64,256,1024,4096,16384,65536,262144,1048576"
   bench_args=(--seconds 0.25 --batches 5 --skip 10)
 fi
