@@ -30,22 +30,26 @@ int copy_own(const Ctx &c, const Blocks &s, char *recvbuf, int rc, const Layout 
     return c.svc->copy(s.at(c.rank), s.count, s.type, rl.at(recvbuf, static_cast<long>(c.rank) * rc), rc, rl.type);
 }
 
-// own_pending: the own block is still to be copied, which happens while the first exchange is in
-// flight, so that the peers do not wait for it.
+// One exchange with the own block copied while it is in flight.
+int exchange_copying_own(const Ctx &c, const Blocks &s, int dst, int src, char *recvbuf, int rc, const Layout &rl) {
+    RequestBatch reqs(c);
+    BASIC_TRY(c.irecv(rl.at(recvbuf, static_cast<long>(src) * rc), rc, rl.type, src, reqs.next()));
+    BASIC_TRY(c.isend(s.at(dst), s.count, s.type, dst, reqs.next()));
+    BASIC_TRY(copy_own(c, s, recvbuf, rc, rl));
+    return reqs.wait();
+}
+
+// own_pending: the own block is still to be copied, during the first step.
 int alltoall_pairwise(const Ctx &c, const Blocks &s, char *recvbuf, int rc, const Layout &rl, bool own_pending) {
     const int n = c.size, r = c.rank;
     for (int i = 1; i < n; ++i) {
         const int dst = (r + i) % n, src = (r - i + n) % n;
-        char *in = rl.at(recvbuf, static_cast<long>(src) * rc);
-        if (i > 1 || !own_pending) {
-            BASIC_TRY(c.sendrecv(s.at(dst), s.count, s.type, dst, in, rc, rl.type, src));
+        if (i == 1 && own_pending) {
+            BASIC_TRY(exchange_copying_own(c, s, dst, src, recvbuf, rc, rl));
             continue;
         }
-        RequestBatch reqs(c);
-        BASIC_TRY(c.irecv(in, rc, rl.type, src, reqs.next()));
-        BASIC_TRY(c.isend(s.at(dst), s.count, s.type, dst, reqs.next()));
-        BASIC_TRY(copy_own(c, s, recvbuf, rc, rl));
-        BASIC_TRY(reqs.wait());
+        BASIC_TRY(c.sendrecv(s.at(dst), s.count, s.type, dst, rl.at(recvbuf, static_cast<long>(src) * rc), rc,
+                             rl.type, src));
     }
     return 0;
 }
