@@ -28,6 +28,7 @@ struct FakeBtl {
     // Knobs.
     int refuse_every = 0;       // every n-th send returns PLEXUS_ERR_AGAIN
     bool swap_pairs = false;    // deliver each pair of queued messages in reverse order
+    bool newest_first = false;  // deliver the most recently queued message first
     int get_result = PLEXUS_SUCCESS;  // what get returns (PLEXUS_ERR_UNREACH: no single copy)
     // Counters.
     int sends = 0, refused = 0, gets = 0;
@@ -103,8 +104,14 @@ struct FakeBtl {
         FakeBtl *b = static_cast<FakeBtl *>(ctx);
         if (b->inbox.empty()) return 0;
         if (b->swap_pairs && b->inbox.size() >= 2) std::swap(b->inbox[0], b->inbox[1]);
-        Msg msg = std::move(b->inbox.front());
-        b->inbox.pop_front();
+        Msg msg;
+        if (b->newest_first) {
+            msg = std::move(b->inbox.back());
+            b->inbox.pop_back();
+        } else {
+            msg = std::move(b->inbox.front());
+            b->inbox.pop_front();
+        }
         auto [fn, cctx] = b->callbacks[msg.tag];
         if (fn) {
             plexus_btl_recv_desc_t d{msg.src, msg.tag, {}, msg.bytes.data(), msg.bytes.size()};

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "mpi.h"
@@ -19,7 +20,6 @@ namespace plexus::mpi {
 // A match message that arrived ahead of its sequence number.
 struct Stashed {
     uint8_t tag;
-    uint32_t seq;
     std::vector<uint8_t> bytes;  // header and payload
 };
 
@@ -36,7 +36,9 @@ struct PeerState {
     uint32_t recv_seq = 0;
     BmlPeer *bml = nullptr;
     RequestList blocked;             // sends waiting for BTL resources, in order
-    std::vector<Stashed> stash;      // early arrivals
+    // Early arrivals by sequence number. A sender flooding a receiver overflows its fast box
+    // into the FIFO and back, so thousands can wait here: finding the next must not be a scan.
+    std::unordered_map<uint32_t, Stashed> stash;
 };
 
 // A sender's registration of its buffer for the receiver's get.

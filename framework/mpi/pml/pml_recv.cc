@@ -67,15 +67,15 @@ void Pml::Impl::on_match_message(uint8_t tag, uint32_t proc, const void *data, s
     if (seq != p.recv_seq) {
         // A fast channel overtook the default path: hold it until its turn.
         const auto *bytes = static_cast<const uint8_t *>(data);
-        p.stash.push_back({tag, seq, std::vector<uint8_t>(bytes, bytes + len)});
+        p.stash.emplace(seq, Stashed{tag, std::vector<uint8_t>(bytes, bytes + len)});
         return;
     }
     ++p.recv_seq;
     deliver(tag, proc, data, len);
     while (!p.stash.empty()) {
-        auto it = std::find_if(p.stash.begin(), p.stash.end(), [&](const Stashed &s) { return s.seq == p.recv_seq; });
+        auto it = p.stash.find(p.recv_seq);
         if (it == p.stash.end()) break;
-        Stashed s = std::move(*it);
+        Stashed s = std::move(it->second);
         p.stash.erase(it);
         ++p.recv_seq;
         deliver(s.tag, proc, s.bytes.data(), s.bytes.size());
