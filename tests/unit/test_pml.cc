@@ -118,6 +118,25 @@ protected:
         EXPECT_EQ(got[n], 0xEE) << "wrote past the receive buffer";
     }
 
+    // Sends the ints first, first + 1, ... (n of them) a -> b with one tag, all before any receive
+    // is posted; expects b's receives (from rank 0, that tag) to get them in sending order.
+    void expect_stream_in_order(int n, int first, int tag) {
+        std::vector<int> got(n, -1), v(n);
+        std::iota(v.begin(), v.end(), first);
+        std::vector<Request> ss(n), rs(n);
+        for (int i = 0; i < n; ++i) {
+            ss[i] = send_req(a, &v[i], sizeof(int), tag);
+            ASSERT_EQ(a.pml->start_send(&ss[i]), MPI_SUCCESS);
+        }
+        for (int i = 0; i < n; ++i) {
+            rs[i] = recv_req(b, &got[i], sizeof(int), 0, tag);
+            ASSERT_EQ(b.pml->start_recv(&rs[i]), MPI_SUCCESS);
+        }
+        for (auto &r : rs) wait(r);
+        for (auto &r : ss) wait(r);
+        EXPECT_EQ(got, v);
+    }
+
     std::unique_ptr<runtime::ProgressEngine> engine;
     Side a, b;
 };
@@ -173,21 +192,7 @@ TEST_F(PmlPair, ReceivesMatchInPostingOrderAndMessagesInSendingOrder) {
 TEST_F(PmlPair, RefusedSendsAreRetriedInOrder) {
     a.btl.refuse_every = 3;
     b.btl.refuse_every = 2;
-    const int n = 200;
-    std::vector<int> got(n, -1), v(n);
-    std::iota(v.begin(), v.end(), 0);
-    std::vector<Request> ss(n), rs(n);
-    for (int i = 0; i < n; ++i) {
-        ss[i] = send_req(a, &v[i], sizeof(int), 3);
-        ASSERT_EQ(a.pml->start_send(&ss[i]), MPI_SUCCESS);
-    }
-    for (int i = 0; i < n; ++i) {
-        rs[i] = recv_req(b, &got[i], sizeof(int), 0, 3);
-        ASSERT_EQ(b.pml->start_recv(&rs[i]), MPI_SUCCESS);
-    }
-    for (auto &r : rs) wait(r);
-    for (auto &r : ss) wait(r);
-    EXPECT_EQ(got, v);
+    expect_stream_in_order(200, 0, 3);
     EXPECT_GT(a.btl.refused, 0);
     // And a large one through refusals too (CTS/FIN controls queued).
     transfer(300000, true);
@@ -218,20 +223,7 @@ TEST_F(PmlPair, OvertakingChannelsAreReorderedBySequence) {
 // receives still get them in sending order.
 TEST_F(PmlPair, ADeepBacklogOfEarlyArrivalsIsDeliveredInSendingOrder) {
     b.btl.newest_first = true;
-    const int n = 3000;
-    std::vector<int> got(n, -1), v(n);
-    std::iota(v.begin(), v.end(), 1000);
-    std::vector<Request> ss(n), rs(n);
-    for (int i = 0; i < n; ++i) {
-        ss[i] = send_req(a, &v[i], sizeof(int), 7);
-        ASSERT_EQ(a.pml->start_send(&ss[i]), MPI_SUCCESS);
-    }
-    for (int i = 0; i < n; ++i) {
-        rs[i] = recv_req(b, &got[i], sizeof(int), MPI_ANY_SOURCE, 7);
-        ASSERT_EQ(b.pml->start_recv(&rs[i]), MPI_SUCCESS);
-    }
-    for (auto &r : rs) wait(r);
-    EXPECT_EQ(got, v);
+    expect_stream_in_order(3000, 1000, 7);
 }
 
 TEST_F(PmlPair, TruncationKeepsTheBufferBoundAndTheNextMessageIntact) {
