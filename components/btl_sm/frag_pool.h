@@ -28,7 +28,7 @@ struct FragHeader {
     uint8_t tag;
     uint8_t kind;    // kFragData or kFragControl (not counted as pending)
     uint16_t reserved0;
-    uint32_t reserved1;
+    uint32_t stamp;  // which use of the fragment this is (written and read by the owner only)
 
     uint8_t *data() { return reinterpret_cast<uint8_t *>(this + 1); }
 };

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fastbox.h"
+#include "frag_pool.h"
 #include "mpsc_fifo.h"
 #include "segment_layout.h"
 #include "shm_segment.h"
@@ -28,6 +29,13 @@ struct OutBox {
     uint32_t index = 0;
 };
 
+// A data fragment sent to the peer through its FIFO, and which use of the fragment that was (the
+// owner stamps each one it hands out, so a fragment given back and taken again is told apart).
+struct SentFrag {
+    FragHeader *frag;
+    uint32_t stamp;
+};
+
 // A message that arrived before add_procs named its sender (the sender attached first).
 struct Deferred {
     uint8_t tag;
@@ -44,6 +52,10 @@ struct Endpoint {
     bool deleted = false;       // del_procs: messages from it are dropped
     bool cma_ok = false;        // single copy to this peer works
     uint64_t messages = 0;      // sent on the FIFO path, for btl_sm_fastbox_threshold
+    // Data sent on the FIFO path that the peer may not have read yet, oldest first. While there
+    // is any, sends stay on the FIFO too: the peer polls its boxes first, so a box message would
+    // overtake them, and the PML would have to hold it until their turn.
+    std::deque<SentFrag> fifo_unread;
 
     int32_t pid = 0;
     ShmSegment segment;  // the peer's, mapped

@@ -49,7 +49,7 @@ public:
     int send(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload, size_t plen) {
         const size_t len = hlen + plen;
         if (ep->out.state == OutState::Active && len <= ep->out.max_message &&
-            ep->out.writer.write(tag, hdr, hlen, payload, plen)) {
+            (ep->fifo_unread.empty() || fifo_read(ep)) && ep->out.writer.write(tag, hdr, hlen, payload, plen)) {
             ++fast_sends_;
             return PLEXUS_SUCCESS;
         }
@@ -87,6 +87,8 @@ private:
 
     int send_slow(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload, size_t plen);
     int send_frag(Endpoint *ep, uint8_t tag, uint8_t kind, const void *a, size_t alen, const void *b, size_t blen);
+    // Forgets the oldest of ep->fifo_unread that the peer has read; true when none is left.
+    static bool fifo_read(Endpoint *ep);
     void send_control(Endpoint *ep, uint8_t tag, const void *body, size_t len);
     void request_box(Endpoint *ep);
 
@@ -121,6 +123,7 @@ private:
     FragPool max_;
     uint64_t fast_sends_ = 0;
     uint64_t slow_sends_ = 0;
+    uint32_t frag_stamp_ = 0;  // the stamp of the last fragment handed out
 
     // ---- cold ----
     const plexus_host_api_t *host_;

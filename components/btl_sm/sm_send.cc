@@ -30,13 +30,30 @@ int SmModule::send_frag(Endpoint *ep, uint8_t tag, uint8_t kind, const void *a, 
     f->len = static_cast<uint32_t>(len);
     f->tag = tag;
     f->kind = kind;
+    f->stamp = ++frag_stamp_;
     if (alen) std::memcpy(f->data(), a, alen);
     if (blen) std::memcpy(f->data() + alen, b, blen);
     if (!ep->fifo.push(encode(RelPtr{ep->slot_at_peer, pool->offset_of(f)}))) {
         pool->release_unsent(f);
         return PLEXUS_ERR_AGAIN;
     }
+    if (kind == kFragData) {
+        (void)fifo_read(ep);  // keeps the list as short as what is really unread
+        ep->fifo_unread.push_back({f, f->stamp});
+    }
     return PLEXUS_SUCCESS;
+}
+
+// Read: given back (FREE), or given back and taken again since (another stamp). Only the owner
+// writes the stamp, so reading it here races with nothing.
+bool SmModule::fifo_read(Endpoint *ep) {
+    auto &unread = ep->fifo_unread;
+    while (!unread.empty()) {
+        const SentFrag &s = unread.front();
+        if (load_acquire(s.frag->state) != kFragFree && s.frag->stamp == s.stamp) return false;
+        unread.pop_front();
+    }
+    return true;
 }
 
 // Control messages never fail: what finds no room now is queued, in order, for progress.

@@ -255,6 +255,31 @@ TEST_F(SmModuleTest, FastBoxAfterTheThreshold) {
     EXPECT_EQ(s1.capacity, 32u);
 }
 
+// A full box sends by the FIFO; the receiver polls its boxes first, so the box must wait until
+// the FIFO messages are read, or a later message would overtake them.
+TEST_F(SmModuleTest, MessagesOverflowingTheBoxKeepTheirOrder) {
+    SmParams p;
+    p.fastbox_threshold = 0;
+    p.fastbox_size = 4096;  // 20 records of 200 bytes
+    open_job(2, p);
+    Endpoint *ep = ranks[0].to(1);
+    const std::string pad(192, '.');
+    int sent = 0;
+    auto next = [&] { return send(0, 1, "m" + std::to_string(sent), pad); };
+    ASSERT_EQ(next(), PLEXUS_SUCCESS);
+    ++sent;
+    settle();
+    ASSERT_EQ(ranks[0].module->fast_channel_state(ep), PLEXUS_BTL_FAST_ACTIVE);
+    // The box fills, then the FIFO takes more than one progress call reads.
+    while (sent < 120 && next() == PLEXUS_SUCCESS) ++sent;
+    ASSERT_GT(stats(0).slow_sends, 70u);
+    ranks[1].module->progress();  // the box, and part of the FIFO
+    for (int i = 0; i < 10; ++i, ++sent) ASSERT_EQ(next(), PLEXUS_SUCCESS);
+    settle();
+    ASSERT_EQ(ranks[1].inbox.got.size(), static_cast<size_t>(sent));
+    for (int i = 0; i < sent; ++i) ASSERT_EQ(ranks[1].inbox.got[i].bytes, "m" + std::to_string(i) + pad) << i;
+}
+
 TEST_F(SmModuleTest, FastBoxesOffMeansFifoOnly) {
     SmParams p;
     p.fastbox_threshold = 0;
@@ -309,6 +334,11 @@ TEST_F(SmModuleTest, ReconfCreatesQuiescesResumesAndDrops) {
     EXPECT_EQ(stats(0).slow_sends, 1u);
     EXPECT_EQ(stats(0).quiesced, 1u);
     ASSERT_EQ(m->fast_channel(ep, PLEXUS_BTL_FAST_RESUME), PLEXUS_SUCCESS);
+    // Until rank 1 has read "slow", a box message would overtake it: the next one follows it.
+    ASSERT_EQ(send(0, 1, "behind slow"), PLEXUS_SUCCESS);
+    EXPECT_EQ(stats(0).slow_sends, 2u);
+    EXPECT_EQ(stats(0).fast_sends, 1u);
+    settle();
     // Messages still in the box when it is dropped are delivered before the box is freed.
     for (int i = 0; i < 10; ++i) ASSERT_EQ(send(0, 1, "in box " + std::to_string(i)), PLEXUS_SUCCESS);
     EXPECT_EQ(stats(0).fast_sends, 11u);
@@ -319,7 +349,7 @@ TEST_F(SmModuleTest, ReconfCreatesQuiescesResumesAndDrops) {
     ASSERT_EQ(ranks[1].module->progress() > 0, true);
     settle();
     EXPECT_EQ(stats(1).incoming, 0u);
-    EXPECT_EQ(ranks[1].inbox.got.size(), 12u);
+    EXPECT_EQ(ranks[1].inbox.got.size(), 13u);
     int boxed = 0;
     for (const auto &g : ranks[1].inbox.got) boxed += g.bytes.rfind("in box", 0) == 0;
     EXPECT_EQ(boxed, 10);
