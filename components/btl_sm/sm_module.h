@@ -49,7 +49,7 @@ public:
     int send(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload, size_t plen) {
         const size_t len = hlen + plen;
         if (ep->out.state == OutState::Active && len <= ep->out.max_message &&
-            (ep->fifo_unread.empty() || fifo_read(ep)) && ep->out.writer.write(tag, hdr, hlen, payload, plen)) {
+            (ep->fifo_unread.empty() || peer_read_fifo(ep)) && ep->out.writer.write(tag, hdr, hlen, payload, plen)) {
             ++fast_sends_;
             return PLEXUS_SUCCESS;
         }
@@ -88,7 +88,7 @@ private:
     int send_slow(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload, size_t plen);
     int send_frag(Endpoint *ep, uint8_t tag, uint8_t kind, const void *a, size_t alen, const void *b, size_t blen);
     // Forgets the oldest of ep->fifo_unread that the peer has read; true when none is left.
-    static bool fifo_read(Endpoint *ep);
+    static bool peer_read_fifo(Endpoint *ep);
     void send_control(Endpoint *ep, uint8_t tag, const void *body, size_t len);
     void request_box(Endpoint *ep);
 

@@ -38,7 +38,7 @@ int SmModule::send_frag(Endpoint *ep, uint8_t tag, uint8_t kind, const void *a, 
         return PLEXUS_ERR_AGAIN;
     }
     if (kind == kFragData) {
-        (void)fifo_read(ep);  // keeps the list as short as what is really unread
+        (void)peer_read_fifo(ep);  // keeps the list as short as what is really unread
         ep->fifo_unread.push_back({f, f->stamp});
     }
     return PLEXUS_SUCCESS;
@@ -46,7 +46,7 @@ int SmModule::send_frag(Endpoint *ep, uint8_t tag, uint8_t kind, const void *a, 
 
 // Read: given back (FREE), or given back and taken again since (another stamp). Only the owner
 // writes the stamp, so reading it here races with nothing.
-bool SmModule::fifo_read(Endpoint *ep) {
+bool SmModule::peer_read_fifo(Endpoint *ep) {
     auto &unread = ep->fifo_unread;
     while (!unread.empty()) {
         const SentFrag &s = unread.front();

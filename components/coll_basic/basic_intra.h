@@ -98,11 +98,13 @@ int post_pairwise(const Ctx &c, Post &&post) {
 
 // ---- folded recursive halving / doubling (intra_halving.cc); commutative operations ----
 
-// The ranks below 2 * rem fold in pairs: the even one sends acc (count items) to the odd one,
-// which reduces it into its own acc (the even rank's data on the left). Returns the new rank in
-// *new_rank (-1 for the even ranks, which sit out until unfold).
-int fold_in(const Ctx &c, const Fold &f, void *acc, void *tmp, int count, plexus_coll_dtype_t *t,
-            plexus_coll_op_t *op, int *new_rank);
+// The ranks below 2 * rem fold in pairs: the even one sends its input (count items) to the odd
+// one, which reduces it with its own into acc. In place (input == acc) the even rank's data is on
+// the left, which keeps the order of non-commutative operations; otherwise the received vector
+// lands in acc and the input is combined into it (input first: commutative operations only).
+// Returns the new rank in *new_rank (-1 for the even ranks, which sit out until unfold).
+int fold_in(const Ctx &c, const Fold &f, const void *input, void *acc, void *tmp, int count,
+            plexus_coll_dtype_t *t, plexus_coll_op_t *op, int *new_rank);
 // The fold (as fold_in) and the recursive halving over the blocks of p (one per new rank), reading
 // this process's vector where it is: afterwards new rank nr (*new_rank; -1 for the ranks that sat
 // out) holds the reduction of block nr in acc, at its place in the whole vector. acc is input

@@ -38,7 +38,7 @@ int allreduce_recursive_doubling(const Ctx &c, const Layout &l, bool commute, co
         from_input = false;
     }
     int nr;
-    BASIC_TRY(fold_in(c, f, acc, tmp, count, t, op, &nr));
+    BASIC_TRY(fold_in(c, f, acc, acc, tmp, count, t, op, &nr));
     if (nr >= 0) {
         for (int mask = 1; mask < f.pof2; mask <<= 1) {
             const int partner_nr = nr ^ mask, peer = f.old_rank(partner_nr);
@@ -130,15 +130,17 @@ int intra_allreduce(plexus_coll_module_t *self, const void *sendbuf, void *recvb
     BASIC_TRY(c.layout(type, &l));
     int algorithm = c.params->allreduce_algorithm;
     if (algorithm == kAllreduceAuto) algorithm = choose_allreduce(*c.params, c.size, static_cast<long>(l.size) * count);
-    // These three read the input where it is; the others start from a copy in recvbuf.
+    // Ring and Rabenseifner need a commutative operation and an item per block; what cannot have
+    // the algorithm asked for gets recursive doubling.
+    const bool ring = algorithm == kAllreduceRing && commute && count >= c.size;
     if (algorithm == kAllreduceDirect) return allreduce_direct(c, l, input, recvbuf, count, op);
     if (algorithm == kAllreduceRabenseifner && commute && count >= pof2_floor(c.size))
         return allreduce_rabenseifner(c, l, input, recvbuf, count, op);
-    if (algorithm != kAllreduceReduceBcast && !(algorithm == kAllreduceRing && commute && count >= c.size))
+    if (algorithm != kAllreduceReduceBcast && !ring)
         return allreduce_recursive_doubling(c, l, commute, input, recvbuf, count, op);
+    // Those read the input where it is; these two work in recvbuf.
     if (input != recvbuf) BASIC_TRY(c.copy(input, recvbuf, count, type));
-    if (algorithm == kAllreduceReduceBcast) return allreduce_reduce_bcast(c, recvbuf, count, type, op);
-    return allreduce_ring(c, l, recvbuf, count, op);
+    return ring ? allreduce_ring(c, l, recvbuf, count, op) : allreduce_reduce_bcast(c, recvbuf, count, type, op);
 }
 
 }  // namespace plexus::coll_basic

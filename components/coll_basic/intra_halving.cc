@@ -6,11 +6,15 @@
 
 namespace plexus::coll_basic {
 
-int fold_in(const Ctx &c, const Fold &f, void *acc, void *tmp, int count, plexus_coll_dtype_t *t,
-            plexus_coll_op_t *op, int *new_rank) {
+int fold_in(const Ctx &c, const Fold &f, const void *input, void *acc, void *tmp, int count,
+            plexus_coll_dtype_t *t, plexus_coll_op_t *op, int *new_rank) {
     *new_rank = f.new_rank(c.rank);
     if (c.rank >= 2 * f.rem) return 0;
-    if (*new_rank < 0) return c.send(acc, count, t, c.rank + 1);
+    if (*new_rank < 0) return c.send(input, count, t, c.rank + 1);
+    if (input != acc) {
+        BASIC_TRY(c.recv(acc, count, t, c.rank - 1));
+        return c.reduce_local(op, input, acc, count, t);
+    }
     BASIC_TRY(c.recv(tmp, count, t, c.rank - 1));
     return c.reduce_local(op, tmp, acc, count, t);
 }
@@ -42,17 +46,10 @@ int halving_steps(const Ctx &c, const Fold &f, int nr, const Partition &p, const
 
 int fold_and_halve(const Ctx &c, const Fold &f, const Partition &p, const Layout &l, int count, const char *input,
                    char *acc, char *tmp, plexus_coll_op_t *op, int *new_rank) {
-    const int nr = *new_rank = f.new_rank(c.rank);
-    const char *src = input;
-    if (c.rank < 2 * f.rem) {
-        if (nr < 0) return c.send(input, count, l.type, c.rank + 1);
-        const bool in_place = input == acc;
-        char *into = in_place ? tmp : acc;
-        BASIC_TRY(c.recv(into, count, l.type, c.rank - 1));
-        BASIC_TRY(c.reduce_local(op, in_place ? into : input, acc, count, l.type));
-        src = acc;
-    }
-    return halving_steps(c, f, nr, p, l, src, acc, tmp, op);
+    BASIC_TRY(fold_in(c, f, input, acc, tmp, count, l.type, op, new_rank));
+    if (*new_rank < 0) return 0;
+    const char *src = c.rank < 2 * f.rem ? acc : input;  // the fold combined into acc
+    return halving_steps(c, f, *new_rank, p, l, src, acc, tmp, op);
 }
 
 int doubling_allgather(const Ctx &c, const Fold &f, int nr, const Partition &p, const Layout &l, char *acc) {
