@@ -62,3 +62,12 @@ bench-pt2pt:
 .PHONY: bench-pt2pt
 include bench/datatype/local.mk
 include bench/coll/local.mk
+
+# The runners' host probe (bench/lib/common.sh builds its own copy); built by make check so that
+# it keeps compiling, and tested with the runners' decisions.
+check_PROGRAMS += bench/lib/host_probe
+bench_lib_host_probe_SOURCES = bench/lib/host_probe.c
+bench_lib_host_probe_CFLAGS = $(AM_CFLAGS) -pthread
+bench_lib_host_probe_LDFLAGS = -pthread
+TESTS += tests/build/bench_host_probe.sh
+EXTRA_DIST += tests/build/bench_host_probe.sh

@@ -55,6 +55,7 @@ case ${run_timeout:-1} in ''|*[!0-9]*|0) echo "run.sh: --timeout wants positive 
 # the scheduler).
 if [ "$quick" = 1 ]; then
   repeat=${repeat:-1} point_timeout=${run_timeout:-15} budget=30 quiet_wait=2 quiet_total=10
+  host_wait=10 host_total=60 host_reruns=3
   sizes="8,1024,65536,1048576"
   bench_args=(--seconds 0.1 --batches 3 --skip 5)
 else
@@ -65,7 +66,7 @@ fi
 
 mkdir -p "$results/raw" || { echo "run.sh: cannot create $results" >&2; exit 1; }
 results=$(cd "$results" && pwd)
-rm -f "$results"/raw/*
+rm -rf "${results:?}"/raw/*
 work=$(mktemp -d "${TMPDIR:-/tmp}/coll-bench.XXXXXX")
 trap 'reap_strays; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
@@ -197,19 +198,37 @@ run_points() {
 data="$work/data.tsv"
 : >"$data"
 
+# discard_run IMPL N REP: moves the output of a run on a disturbed host to raw/disturbed/ (the
+# K-th time as .K) and forgets its marks, so that it can be run again.
+discard_run() {
+  local impl=$1 n=$2 rep=$3 f k=1 marks="$results/raw/n$2-$1.marks"
+  mkdir -p "$results/raw/disturbed"
+  while [ -e "$results/raw/disturbed/n$n-$impl-$rep.$k" ]; do k=$((k + 1)); done
+  mkdir "$results/raw/disturbed/n$n-$impl-$rep.$k"
+  for f in "$results/raw/n$n-$impl-$rep."*; do
+    [ -e "$f" ] && mv "$f" "$results/raw/disturbed/n$n-$impl-$rep.$k/"
+  done
+  awk -v r="$rep" '$1 != r' "$marks" >"$marks.tmp" && mv "$marks.tmp" "$marks"
+}
+
 # run_config NRANKS: every implementation on NRANKS ranks, interleaved, up to $repeat times each
-# (once only when a run took over $budget s), then one value per point (aggregate.awk).
+# (once only when a run took over $budget s), then one value per point (aggregate.awk). A run
+# during which the host was disturbed is run again (run_disturbed, bench/lib/common.sh).
 run_config() {
   local n=$1 impl rep t0 c want
   declare -A took
   for rep in $(seq "$repeat"); do
     for impl in $active; do
       [ "${took[$impl]:-0}" -le "$budget" ] || continue
-      wait_quiet
-      t0=$(date +%s)
-      run_points "$impl" "$n" "$rep"
-      took[$impl]=$(( $(date +%s) - t0 ))
-      echo "  $(label "$impl"), $n ranks, run $rep: ${took[$impl]} s"
+      while :; do
+        wait_quiet "n$n-$impl-$rep"
+        t0=$(date +%s)
+        run_points "$impl" "$n" "$rep"
+        took[$impl]=$(( $(date +%s) - t0 ))
+        echo "  $(label "$impl"), $n ranks, run $rep: ${took[$impl]} s"
+        run_disturbed "n$n-$impl-$rep" || break
+        discard_run "$impl" "$n" "$rep"
+      done
     done
   done
   # Up to the core count other load can only slow a batch down, so the fastest batch of all runs
@@ -232,6 +251,7 @@ run_config() {
 echo "Collective benchmarks: $(date '+%F %T'), $ncores cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$quick" = 1 ] && echo "quick mode: sizes 8 B, 1 KB, 64 KB, 1 MB; 0.1 s per point; a single run each"
 prepare_impls "$impls" build_program coll_bench.c
+setup_host_probe "$results/raw"
 echo "one run: one implementation and rank count, all points; a point silent for ${point_timeout} s is a timeout;" \
   "up to $repeat runs, one only when a run took over ${budget} s;" \
   "kept: the fastest batch at up to $ncores ranks, the median batch (median over runs) above"

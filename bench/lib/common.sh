@@ -132,9 +132,53 @@ cpu_busy_percent() {  # busy share of all CPUs over 0.3 s, in percent
   for i in 1 2 3 4 5 6 7 8; do total=$(( total + b[i] - a[i] )); done
   [ "$total" -gt 0 ] && echo $(( 100 * (total - idle) / total )) || echo 0
 }
+
+# The virtual machine's host can take CPU time from the guest without any load showing in
+# /proc/stat: for minutes at a time every implementation's small-message latency then triples.
+# host_probe (bench/lib/host_probe.c) times a cache line bounced between two CPUs, which slows down
+# with them. A probe over $host_factor times the usual one (the median of the 5 fastest probes so
+# far: a single freak fast probe, 24 against 56 ns here, must not make every other one look slow)
+# means a disturbed host: wait_quiet waits for it to pass (at most $host_wait s per run, $host_total
+# s in all), and a runner that calls run_disturbed after a run runs it again (at most $host_reruns
+# runs in all). Every probe goes to RESULTS/raw/host_probe.tsv.
+host_factor=${host_factor:-1.5} host_wait=${host_wait:-60} host_total=${host_total:-600} host_reruns=${host_reruns:-8}
+host_poll=${host_poll:-2}  # seconds between probes while waiting
+host_usual='' probe_ns='' host_log=/dev/null
+host_waited=0 host_rerun=0 host_kept_disturbed=0
+
+# setup_host_probe RAW_DIR: builds the probe and takes three probes to start from.
+setup_host_probe() {
+  host_log="$1/host_probe.tsv"
+  printf 'time\twhat\tone_way_ns\n' >"$host_log"
+  if ! cc -O2 -pthread -o "$work/host_probe" "$srcdir/bench/lib/host_probe.c" >"$1/build-host_probe.log" 2>&1; then
+    echo "host probe not built ($1/build-host_probe.log): runs on a disturbed host will not be noticed"
+    return
+  fi
+  probe_host calibrate; probe_host calibrate; probe_host calibrate
+  [ -n "$host_usual" ] && echo "host probe: a cache line takes ${host_usual} ns between two CPUs" \
+    "(a run is redone when it takes over ${host_factor} times the usual probe)"
+}
+
+# probe_host WHAT: one probe into $probe_ns (empty when it cannot run), logged; updates $host_usual,
+# the usual probe.
+probe_host() {
+  probe_ns=''
+  [ -x "$work/host_probe" ] || return 0
+  probe_ns=$("$work/host_probe" 2>/dev/null) || { probe_ns=''; return 0; }
+  printf '%s\t%s\t%s\n' "$(date +%T)" "$1" "$probe_ns" >>"$host_log"
+  host_usual=$(tail -n +2 "$host_log" | cut -f3 | sort -g | head -n 5 |
+    awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+}
+
+host_disturbed() {  # true when the last probe was over $host_factor times the usual
+  [ -n "$probe_ns" ] && [ -n "$host_usual" ] &&
+    awk -v a="$probe_ns" -v b="$host_usual" -v f="$host_factor" 'BEGIN { exit !(a > f * b) }'
+}
+
 busy_runs=0 all_runs=0 worst_busy=0 waited=0
+# wait_quiet LABEL: before the run LABEL, wait for idle CPUs, then for a quiet host.
 wait_quiet() {
-  local start now busy
+  local start now busy label=${1:-run}
   start=$(date +%s)
   while busy=$(cpu_busy_percent); now=$(date +%s); [ "$busy" -gt 10 ] &&
         [ $((now - start)) -lt "$quiet_wait" ] && [ $((waited + now - start)) -lt "$quiet_total" ]; do
@@ -146,7 +190,35 @@ wait_quiet() {
     busy_runs=$((busy_runs + 1))
     [ "$busy" -gt "$worst_busy" ] && worst_busy=$busy
   fi
+  start=$(date +%s) now=$start
+  probe_host "before $label"
+  host_disturbed || return 0
+  echo "  host disturbed before $label (cache line ${probe_ns} ns, usual ${host_usual}): waiting up to ${host_wait} s"
+  while host_disturbed && [ $((now - start)) -lt "$host_wait" ] && [ $((host_waited + now - start)) -lt "$host_total" ]; do
+    sleep "$host_poll"
+    probe_host "waiting $label"
+    now=$(date +%s)
+  done
+  host_waited=$((host_waited + now - start))
+  return 0
 }
+
+# run_disturbed LABEL: after the run LABEL, true when the host was disturbed at its end (or at its
+# start) and reruns are left, so that the caller discards the run and runs it again.
+run_disturbed() {
+  local before=$probe_ns
+  probe_host "after $1"
+  host_disturbed || { probe_ns=$before; host_disturbed; } || return 1
+  if [ "$host_rerun" -ge "$host_reruns" ]; then
+    host_kept_disturbed=$((host_kept_disturbed + 1))
+    echo "  host disturbed during $1 (cache line ${probe_ns} ns, usual ${host_usual}); no reruns left: kept"
+    return 1
+  fi
+  host_rerun=$((host_rerun + 1))
+  echo "  host disturbed during $1 (cache line ${probe_ns} ns, usual ${host_usual}): run again"
+  return 0
+}
+
 quiet_summary() {
   if [ "$busy_runs" -gt 0 ]; then
     echo "WARNING: $busy_runs of $all_runs runs started while other processes kept the CPUs busy" \
@@ -154,4 +226,11 @@ quiet_summary() {
   else
     echo "All $all_runs runs started on an idle machine (other processes below 10% CPU)."
   fi
+  [ -n "$host_usual" ] || return 0
+  local slow
+  slow=$(awk -F'\t' -v b="$host_usual" -v f="$host_factor" 'NR > 1 && $3 > f * b { n++ } END { print n + 0 }' "$host_log")
+  echo "Host probe: usual ${host_usual} ns; ${slow} probes over ${host_factor} times that;" \
+    "waited ${host_waited} s for the host, ${host_rerun} runs redone ($host_log)."
+  [ "$host_kept_disturbed" -eq 0 ] ||
+    echo "WARNING: ${host_kept_disturbed} runs were kept although the host was disturbed: compare their raw numbers before believing them."
 }
