@@ -136,17 +136,19 @@ cpu_busy_percent() {  # busy share of all CPUs over 0.3 s, in percent
 # The virtual machine's host can take CPU time from the guest without any load showing in
 # /proc/stat: for minutes at a time every implementation's small-message latency then triples.
 # host_probe (bench/lib/host_probe.c) times a cache line bounced between two CPUs, which slows down
-# with them. A probe over $host_factor times the usual one (the median of the 5 fastest probes so
-# far: a single freak fast probe, 24 against 56 ns here, must not make every other one look slow)
-# means a disturbed host: wait_quiet waits for it to pass (at most $host_wait s per run, $host_total
-# s in all), and a runner that calls run_disturbed after a run runs it again (at most $host_reruns
-# runs in all). Every probe goes to RESULTS/raw/host_probe.tsv.
-host_factor=${host_factor:-1.5} host_wait=${host_wait:-60} host_total=${host_total:-600} host_reruns=${host_reruns:-8}
+# with them: here about 55 ns one way, 260-450 ns when the host is disturbed, and now and then
+# 20 ns (which leaves MPI latencies as they are). A probe over $host_factor times the usual one
+# (the lower quartile of the probes taken so far before, after and between runs, so that neither
+# the 20 ns probes nor a long disturbance moves it) means a disturbed host: wait_quiet waits for it
+# to pass (at most $host_wait s per run, $host_total s in all), and a runner that calls
+# run_disturbed after a run runs it again (at most $host_reruns runs in all). Every probe goes to
+# RESULTS/raw/host_probe.tsv.
+host_factor=${host_factor:-3.5} host_wait=${host_wait:-60} host_total=${host_total:-600} host_reruns=${host_reruns:-8}
 host_poll=${host_poll:-2}  # seconds between probes while waiting
 host_usual='' probe_ns='' host_log=/dev/null
 host_waited=0 host_rerun=0 host_kept_disturbed=0
 
-# setup_host_probe RAW_DIR: builds the probe and takes three probes to start from.
+# setup_host_probe RAW_DIR: builds the probe and takes five probes to start from.
 setup_host_probe() {
   host_log="$1/host_probe.tsv"
   printf 'time\twhat\tone_way_ns\n' >"$host_log"
@@ -154,8 +156,9 @@ setup_host_probe() {
     echo "host probe not built ($1/build-host_probe.log): runs on a disturbed host will not be noticed"
     return
   fi
-  probe_host calibrate; probe_host calibrate; probe_host calibrate
-  [ -n "$host_usual" ] && echo "host probe: a cache line takes ${host_usual} ns between two CPUs" \
+  local i
+  for i in 1 2 3 4 5; do probe_host calibrate; done
+  [ -n "$host_usual" ] && echo "host probe: a cache line takes about ${host_usual} ns between two CPUs" \
     "(a run is redone when it takes over ${host_factor} times the usual probe)"
 }
 
@@ -166,8 +169,8 @@ probe_host() {
   [ -x "$work/host_probe" ] || return 0
   probe_ns=$("$work/host_probe" 2>/dev/null) || { probe_ns=''; return 0; }
   printf '%s\t%s\t%s\n' "$(date +%T)" "$1" "$probe_ns" >>"$host_log"
-  host_usual=$(tail -n +2 "$host_log" | cut -f3 | sort -g | head -n 5 |
-    awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+  host_usual=$(awk -F'\t' 'NR > 1 && $2 !~ /^waiting/ { print $3 }' "$host_log" | sort -g |
+    awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 3) / 4)] }')
 }
 
 host_disturbed() {  # true when the last probe was over $host_factor times the usual

@@ -33,19 +33,22 @@ queue() { printf '%s\n' "$@" >"$work/queue"; }
 host_log=$work/host_probe.tsv
 printf 'time\twhat\tone_way_ns\n' >"$host_log"
 
-queue 56 57 24 55
-for i in 1 2 3 4; do probe_host calibrate; done
+queue 56 57 24 55 58
+for i in 1 2 3 4 5; do probe_host calibrate; done
 check "one freak fast probe does not set the usual time (usual: $host_usual)" test "$host_usual" = 55
+queue 66
+probe_host before-run-0
+check "a probe somewhat slower than usual is not a disturbed host" test "$(host_disturbed; echo $?)" = 1
 
-queue 200 180 57
+queue 270 450 57
 wait_quiet run-a >"$work/wait.out"
 check "wait_quiet probes until the host is quiet again (last probe: $probe_ns)" test "$probe_ns" = 57
-check "wait_quiet says it waits" grep -q "host disturbed before run-a (cache line 200 ns, usual 5[56])" "$work/wait.out"
+check "wait_quiet says it waits" grep -q "host disturbed before run-a (cache line 270 ns, usual 5[56])" "$work/wait.out"
 
-queue 150
+queue 265
 run_disturbed run-a >"$work/after.out"
 check "a run that ends on a disturbed host is redone" test $? -eq 0
-check "it says so" grep -q "host disturbed during run-a (cache line 150 ns, usual 5[56]): run again" "$work/after.out"
+check "it says so" grep -q "host disturbed during run-a (cache line 265 ns, usual 5[56]): run again" "$work/after.out"
 
 queue 58
 probe_host before-run-b
@@ -53,7 +56,7 @@ queue 60
 run_disturbed run-b >/dev/null
 check "a run with quiet probes before and after is kept" test $? -ne 0
 
-queue 90
+queue 280
 probe_host before-run-c
 queue 59
 run_disturbed run-c >"$work/after_c.out"
