@@ -34,9 +34,6 @@ BackoffPolicy BackoffPolicy::yielding_at_once() const {
     return p;
 }
 
-Backoff::Backoff(const BackoffPolicy &policy, const IdleHooks &hooks, BackoffStats *stats)
-    : policy_(policy), hooks_(hooks), stats_(stats) {}
-
 void Backoff::give_away() {
     const uint64_t past_spin = idle_polls_ - policy_.spin_count;
     if (past_spin <= policy_.yield_count || policy_.max_sleep_us == 0) {

@@ -42,7 +42,8 @@ struct IdleHooks {
 // The state of one wait: which step comes next.
 class Backoff {
 public:
-    Backoff(const BackoffPolicy &policy, const IdleHooks &hooks, BackoffStats *stats);
+    Backoff(const BackoffPolicy &policy, const IdleHooks &hooks, BackoffStats *stats)
+        : policy_(policy), hooks_(hooks), stats_(stats) {}
     // A poll found nothing: take the next step. The spinning step is inline because it sits on
     // the latency path of every wait; giving the CPU away costs far more than a call anyway.
     void idle() {

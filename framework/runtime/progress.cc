@@ -23,11 +23,6 @@ int ProgressEngine::remove(plexus_progress_fn_t fn, void *ctx) {
     return PLEXUS_SUCCESS;
 }
 
-ProgressEngine::Waiter::Waiter(ProgressEngine &engine, std::optional<std::chrono::nanoseconds> timeout)
-    : engine_(engine), backoff_(engine.policy_, engine.hooks_, &engine.stats_) {
-    if (timeout) deadline_ = std::chrono::steady_clock::now() + *timeout;
-}
-
 size_t ProgressEngine::size() const {
     std::lock_guard guard(lock_);
     return callbacks_.size();

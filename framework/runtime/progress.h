@@ -56,7 +56,12 @@ private:
     // One wait in progress: a poll, then a back-off step when it found nothing.
     class Waiter {
     public:
-        Waiter(ProgressEngine &engine, std::optional<std::chrono::nanoseconds> timeout);
+        // Inline: every blocking call makes one, and out of line it cost a call through the PLT
+        // plus a store-forwarding stall on the optional passed by value.
+        Waiter(ProgressEngine &engine, std::optional<std::chrono::nanoseconds> timeout)
+            : engine_(engine), backoff_(engine.policy_, engine.hooks_, &engine.stats_) {
+            if (timeout) deadline_ = std::chrono::steady_clock::now() + *timeout;
+        }
         // A poll, then a back-off step when it found nothing; false once the deadline has passed
         // (the clock is read only while idle).
         bool step() {
