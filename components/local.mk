@@ -8,6 +8,10 @@ include components/coll_basic/local.mk
 TESTS += tests/build/plugin_symbols.sh
 EXTRA_DIST += tests/build/plugin_symbols.sh components/plugin.map
 
+# No `rep stos` clearing on the per-call paths of libmpi and coll_basic (docs/point-to-point.md).
+TESTS += tests/build/no_block_clear.sh
+EXTRA_DIST += tests/build/no_block_clear.sh
+
 # In the build tree, every built plugin is linked into the folder beside libplexus, where the
 # repository looks first, so that tests and benchmarks run without setting a component path.
 BUILD_TREE_PLUGINS = $(abs_top_builddir)/framework/.libs/plexus/plugins-$(PLEXUS_MCA_ABI_MAJOR)

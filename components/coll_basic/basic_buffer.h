@@ -44,7 +44,9 @@ int get_layout(const plexus_coll_services_t *svc, plexus_coll_dtype_t *type, Lay
 class TempBuffer {
 public:
     static constexpr size_t kInline = 256;
-    TempBuffer() = default;
+    // User-provided, so that a value-initialized one (std::vector<TempBuffer>(k)) does not clear
+    // the inline bytes first.
+    TempBuffer() {}
     ~TempBuffer() {
         if (block_.data) scratch_release(block_);
     }
