@@ -65,11 +65,26 @@ int SmModule::poll_fifo() {
         } else if (f->tag >= PLEXUS_BTL_TAG_INTERNAL_FIRST) {
             handle_control(ep, f->tag, f->data(), len);
         } else {
+            drain_box_of(ep);
             deliver(ep, f->tag, f->data(), len);
         }
         frag_return(f);  // after the callback: the data pointer was valid until it returned
     }
     return n;
+}
+
+// Everything ep's fast box holds was sent before any data fragment of ep's in the FIFO: the
+// sender goes back to its box only once this process has read its FIFO messages, and a fragment
+// counts as unread until it is returned, after its delivery. So the box goes first, and the
+// upper layer gets ep's messages in sending order (the PML would otherwise hold the fragment
+// back as an early arrival: a hash-map node, a malloc, per message of a sender running ahead).
+void SmModule::drain_box_of(Endpoint *ep) {
+    if (ep->in_box < 0) return;
+    auto it = std::find_if(in_boxes_.begin(), in_boxes_.end(), [ep](const InBox &b) { return b.from == ep; });
+    if (it == in_boxes_.end()) return;
+    const size_t i = static_cast<size_t>(it - in_boxes_.begin());
+    while (poll_box(i) > 0) {
+    }
 }
 
 void SmModule::deliver(Endpoint *ep, uint8_t tag, const void *data, size_t len) {

@@ -280,6 +280,37 @@ TEST_F(SmModuleTest, MessagesOverflowingTheBoxKeepTheirOrder) {
     for (int i = 0; i < sent; ++i) ASSERT_EQ(ranks[1].inbox.got[i].bytes, "m" + std::to_string(i) + pad) << i;
 }
 
+// The receiver reads up to 64 box records a progress call. A box holding more than that when
+// the sender overflowed into the FIFO must still come first: a FIFO fragment is delivered only
+// after the rest of its sender's box (the PML would otherwise hold it back as an early arrival).
+TEST_F(SmModuleTest, AFifoFragmentWaitsForTheRestOfItsSendersBox) {
+    SmParams p;
+    p.fastbox_threshold = 0;
+    p.fastbox_size = 4096;  // some 250 records of 16 bytes: more than one progress call reads
+    open_job(2, p);
+    Endpoint *ep = ranks[0].to(1);
+    int sent = 0;
+    auto next = [&] { return send(0, 1, "m" + std::to_string(sent)); };
+    ASSERT_EQ(next(), PLEXUS_SUCCESS);
+    ++sent;
+    settle();
+    ASSERT_EQ(ranks[0].module->fast_channel_state(ep), PLEXUS_BTL_FAST_ACTIVE);
+    const size_t delivered = ranks[1].inbox.got.size();
+    while (stats(0).slow_sends < 3 && sent < 1000) {
+        ASSERT_EQ(next(), PLEXUS_SUCCESS);
+        ++sent;
+    }
+    ASSERT_GT(stats(0).fast_sends, 128u) << "the box must hold more than a progress call reads";
+    ASSERT_EQ(stats(0).slow_sends, 3u);
+    ranks[1].module->progress();
+    const auto &got = ranks[1].inbox.got;
+    ASSERT_GT(got.size(), delivered + 64) << "the FIFO fragment came with the rest of the box";
+    for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i].bytes, "m" + std::to_string(i)) << i;
+    settle();
+    ASSERT_EQ(got.size(), static_cast<size_t>(sent));
+    for (int i = 0; i < sent; ++i) ASSERT_EQ(got[i].bytes, "m" + std::to_string(i)) << i;
+}
+
 TEST_F(SmModuleTest, FastBoxesOffMeansFifoOnly) {
     SmParams p;
     p.fastbox_threshold = 0;
