@@ -198,16 +198,11 @@ run_points() {
 data="$work/data.tsv"
 : >"$data"
 
-# discard_run IMPL N REP: moves the output of a run on a disturbed host to raw/disturbed/ (the
-# K-th time as .K) and forgets its marks, so that it can be run again.
+# discard_run IMPL N REP: sets the output of a run on a disturbed host aside (set_aside,
+# bench/lib/common.sh) and forgets its marks, so that it can be run again.
 discard_run() {
-  local impl=$1 n=$2 rep=$3 f k=1 marks="$results/raw/n$2-$1.marks"
-  mkdir -p "$results/raw/disturbed"
-  while [ -e "$results/raw/disturbed/n$n-$impl-$rep.$k" ]; do k=$((k + 1)); done
-  mkdir "$results/raw/disturbed/n$n-$impl-$rep.$k"
-  for f in "$results/raw/n$n-$impl-$rep."*; do
-    [ -e "$f" ] && mv "$f" "$results/raw/disturbed/n$n-$impl-$rep.$k/"
-  done
+  local impl=$1 n=$2 rep=$3 marks="$results/raw/n$2-$1.marks"
+  set_aside "$results/raw" "n$n-$impl-$rep" "$results/raw/n$n-$impl-$rep."*
   awk -v r="$rep" '$1 != r' "$marks" >"$marks.tmp" && mv "$marks.tmp" "$marks"
 }
 

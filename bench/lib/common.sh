@@ -222,6 +222,17 @@ run_disturbed() {
   return 0
 }
 
+# set_aside RAW_DIR NAME FILE...: moves the output of a run the host disturbed out of the way, to
+# RAW_DIR/disturbed/NAME.K/ (K: 1 the first time NAME is set aside, then 2, ...).
+set_aside() {
+  local raw=$1 name=$2 k=1 f
+  shift 2
+  while [ -e "$raw/disturbed/$name.$k" ]; do k=$((k + 1)); done
+  mkdir -p "$raw/disturbed/$name.$k"
+  for f in "$@"; do [ -e "$f" ] && mv "$f" "$raw/disturbed/$name.$k/"; done
+  return 0
+}
+
 quiet_summary() {
   if [ "$busy_runs" -gt 0 ]; then
     echo "WARNING: $busy_runs of $all_runs runs started while other processes kept the CPUs busy" \

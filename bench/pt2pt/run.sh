@@ -105,7 +105,7 @@ run_config() {
     for impl in $active; do
       [ "${status[$impl]:-ok}" = ok ] || continue
       [ "${spent[$impl]:-0}" -lt "$budget" ] || continue
-      local out="$results/raw/$bench-n$n-$impl-$rep.txt" t0 rc k
+      local out="$results/raw/$bench-n$n-$impl-$rep.txt" t0 rc
       set_launcher "$impl" "$n"
       while :; do
         wait_quiet "$bench-n$n-$impl-$rep"
@@ -118,11 +118,7 @@ run_config() {
         spent[$impl]=$(( ${spent[$impl]:-0} + $(date +%s) - t0 ))
         # A run on a disturbed host (bench/lib/common.sh) goes to raw/disturbed/ and is run again.
         { [ "$rc" = 0 ] && run_disturbed "$bench-n$n-$impl-$rep"; } || break
-        mkdir -p "$results/raw/disturbed"
-        k=1
-        while [ -e "$results/raw/disturbed/$bench-n$n-$impl-$rep.$k.txt" ]; do k=$((k + 1)); done
-        mv "$out" "$results/raw/disturbed/$bench-n$n-$impl-$rep.$k.txt"
-        mv "$out.err" "$results/raw/disturbed/$bench-n$n-$impl-$rep.$k.txt.err"
+        set_aside "$results/raw" "$bench-n$n-$impl-$rep" "$out" "$out.err"
       done
       case $rc in 0) ;; 124|137) status[$impl]=timeout ;; *) status[$impl]="failed" ;; esac
       if [ "$rc" != 0 ]; then

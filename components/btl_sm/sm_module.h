@@ -87,8 +87,9 @@ private:
 
     int send_slow(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload, size_t plen);
     int send_frag(Endpoint *ep, uint8_t tag, uint8_t kind, const void *a, size_t alen, const void *b, size_t blen);
-    // Delivers what ep's fast box holds (before a FIFO fragment of ep's: sm_progress.cc).
-    void drain_box_of(Endpoint *ep);
+    // Delivers what ep's fast box holds (before a FIFO fragment of ep's, and when ep drops the
+    // box: sm_progress.cc); returns the box's position in in_boxes_ (its size when ep has none).
+    size_t drain_box_of(Endpoint *ep);
     // Forgets the oldest of ep->fifo_unread that the peer has read; true when none is left.
     static bool peer_read_fifo(Endpoint *ep);
     void send_control(Endpoint *ep, uint8_t tag, const void *body, size_t len);

@@ -78,13 +78,15 @@ int SmModule::poll_fifo() {
 // counts as unread until it is returned, after its delivery. So the box goes first, and the
 // upper layer gets ep's messages in sending order (the PML would otherwise hold the fragment
 // back as an early arrival: a hash-map node, a malloc, per message of a sender running ahead).
-void SmModule::drain_box_of(Endpoint *ep) {
-    if (ep->in_box < 0) return;
+size_t SmModule::drain_box_of(Endpoint *ep) {
+    if (ep->in_box < 0) return in_boxes_.size();
     auto it = std::find_if(in_boxes_.begin(), in_boxes_.end(), [ep](const InBox &b) { return b.from == ep; });
-    if (it == in_boxes_.end()) return;
     const size_t i = static_cast<size_t>(it - in_boxes_.begin());
-    while (poll_box(i) > 0) {
+    if (i < in_boxes_.size()) {
+        while (poll_box(i) > 0) {
+        }
     }
+    return i;
 }
 
 void SmModule::deliver(Endpoint *ep, uint8_t tag, const void *data, size_t len) {
@@ -177,13 +179,8 @@ void SmModule::on_grant(Endpoint *ep, const BoxGrant &g) {
 // written before the DROP was queued), so deliver the rest, then free the box.
 void SmModule::take_back_box(Endpoint *ep, uint32_t index) {
     if (ep->in_box != static_cast<int32_t>(index)) return;
-    auto it = std::find_if(in_boxes_.begin(), in_boxes_.end(), [ep](const InBox &b) { return b.from == ep; });
-    if (it != in_boxes_.end()) {
-        const size_t i = static_cast<size_t>(it - in_boxes_.begin());
-        while (poll_box(i) > 0) {
-        }
-        in_boxes_.erase(in_boxes_.begin() + static_cast<std::ptrdiff_t>(i));
-    }
+    const size_t i = drain_box_of(ep);
+    if (i < in_boxes_.size()) in_boxes_.erase(in_boxes_.begin() + static_cast<std::ptrdiff_t>(i));
     ep->in_box = -1;
     free_boxes_.push_back(index);
     store_release(header_->boxes_granted, --boxes_granted_);

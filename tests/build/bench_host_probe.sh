@@ -1,9 +1,9 @@
 #!/bin/bash
 # The benchmark runners' host probe (bench/lib/host_probe.c, bench/lib/common.sh): the probe
 # measures a cache line between two CPUs and declines with one, and the runners wait while the
-# host is disturbed, redo a run it disturbed, stop redoing when the reruns run out, and are not
-# fooled by one freak fast probe. The runner logic is driven by a fake probe that prints a script
-# of values.
+# host is disturbed, redo a run it disturbed (its output set aside), stop redoing when the reruns
+# run out, and are not fooled by one freak fast probe. The runner logic is driven by a fake probe
+# that prints a script of values.
 set -u
 . "$PLEXUS_TOP_SRCDIR/tests/lib/checks.sh"
 probe=$PLEXUS_TOP_BUILDDIR/bench/lib/host_probe
@@ -63,6 +63,17 @@ run_disturbed run-c >"$work/after_c.out"
 check "a run that started on a disturbed host is disturbed too, but kept once the reruns are spent" \
   test $? -ne 0
 check "it is kept with a word that no reruns are left" grep -q "no reruns left: kept" "$work/after_c.out"
+
+mkdir -p "$work/raw"
+echo first >"$work/raw/run-a.1.txt"; echo err >"$work/raw/run-a.1.txt.err"
+set_aside "$work/raw" run-a "$work/raw/run-a.1.txt" "$work/raw/run-a.1.txt.err"
+echo second >"$work/raw/run-a.1.txt"
+set_aside "$work/raw" run-a "$work/raw/run-a.1.txt" "$work/raw/missing.txt"
+check "a disturbed run's output is set aside, a second time beside the first" \
+  grep -qx first "$work/raw/disturbed/run-a.1/run-a.1.txt"
+check "  with its stderr" test -f "$work/raw/disturbed/run-a.1/run-a.1.txt.err"
+check "  and the second in its own folder" grep -qx second "$work/raw/disturbed/run-a.2/run-a.1.txt"
+check "  leaving nothing of it where the runs are read" test ! -e "$work/raw/run-a.1.txt"
 
 quiet_summary >"$work/summary.out"
 check "the summary counts the run kept on a disturbed host" \
