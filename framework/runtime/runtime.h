@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
@@ -34,14 +33,14 @@ public:
     const RuntimeSettings &settings() const { return settings_; }
     std::chrono::nanoseconds connect_time() const { return backend_->connect_time(); }
 
-    // The job secret. Under a server that does not provide it, ranks other than 0 learn it at
-    // the init fence: before it this is PLEXUS_ERR_NOT_AVAILABLE.
+    // The job secret, known from init on: the server's, or rank 0's (shared by one extra fence
+    // when the server has none).
     Status secret(JobSecret *out) const;
     Status shm_prefix(std::string *out) const;  // "plexus-<16 hex>-"
 
     Modex &modex() { return *modex_; }
-    // The init fence: commits every card put so far, fences the namespace, and settles the
-    // secret. Later calls are plain fences.
+    // The init fence: commits every card put so far and fences the namespace. Later calls are
+    // plain fences.
     Status fence_init();
     // A barrier of the whole namespace (procs empty) or of the given processes; no data.
     Status fence(const std::vector<ProcId> &procs = {});
@@ -61,13 +60,14 @@ private:
     Status start(std::unique_ptr<Backend> backend);
     Status connect();
     Status settle_secret_before_fence();
+    Status generate_secret(const char *source);
+    Status share_secret_of_rank0();
     Status fetch_secret_from_rank0();
     void log(int level, const std::string &message) const;
 
     RuntimeSettings settings_;
     std::unique_ptr<Backend> backend_;
     std::unique_ptr<Modex> modex_;
-    mutable std::mutex lock_;
     std::optional<JobSecret> secret_;
     std::string secret_source_;
 };

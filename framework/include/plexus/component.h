@@ -153,8 +153,8 @@ struct plexus_host_api {
     /* This process in its job; out->struct_size must be set by the caller. */
     int (*job_info)(plexus_job_info_t *out);
     /* The job's PLEXUS_JOB_SECRET_LEN random bytes, shared by every process of the job (len >=
-     * PLEXUS_JOB_SECRET_LEN). PLEXUS_ERR_NOT_AVAILABLE before the init fence when the launcher
-     * does not provide it (then rank 0 makes it and the others learn it at that fence). */
+     * PLEXUS_JOB_SECRET_LEN), known whenever the runtime runs, so already in open(): when the
+     * launcher does not provide it, rank 0 makes it and the runtime shares it at its start. */
     int (*job_secret)(uint8_t *buf, size_t len);
     /* "plexus-<16 hex digits>-", NUL-terminated: name every POSIX shared-memory object of the
      * job "/" prefix "<anything>" and create it 0600, so the launcher can remove it. */
