@@ -23,7 +23,7 @@
 namespace plexus::btl_sm {
 
 constexpr uint64_t kSegmentMagic = 0x474553534d584c50ull;  // "PLXMSSEG"
-constexpr uint32_t kSegmentVersion = 1;
+constexpr uint32_t kSegmentVersion = 2;
 constexpr size_t kSegmentNameMax = 116;  // with the NUL
 
 struct DirEntry {
@@ -40,7 +40,7 @@ struct SegmentHeader {
     uint32_t reserved0;
     uint64_t size;
     int32_t owner_pid;
-    uint32_t reserved1;
+    uint32_t expected_peers;  // local peers of the owner's job: the last of them unlinks a name
     uint32_t dir_off, dir_cap;
     uint32_t fifo_off, fifo_cap;
     uint32_t eager_off, eager_count, eager_stride;

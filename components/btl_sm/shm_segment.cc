@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <utility>
 
 namespace plexus::btl_sm {
@@ -33,7 +34,35 @@ int take_peer_fd(pid_t pid, int fd) {
 #endif
 }
 
+// The descriptor of a fresh named or anonymous object; *made_name true when a name now exists.
+int open_new(const std::string &name, Backing backing, bool *made_name) {
+    *made_name = false;
+    if (backing == Backing::anonymous) return ::memfd_create(name.c_str() + (name[0] == '/'), MFD_CLOEXEC);
+    const int fd = ::shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+    *made_name = fd >= 0;
+    return fd;
+}
+
 }  // namespace
+
+bool fd_passing_available(std::string *why) {
+    int scope = 0;
+    if (std::ifstream yama("/proc/sys/kernel/yama/ptrace_scope"); yama >> scope && scope >= 2) {
+        *why = "Yama's ptrace_scope is " + std::to_string(scope) + ": peers cannot take our descriptors";
+        return false;
+    }
+    Fd probe(::memfd_create("plexus-probe", MFD_CLOEXEC));
+    if (probe.get() < 0) {
+        *why = std::string("memfd_create: ") + std::strerror(errno);
+        return false;
+    }
+    Fd copy(take_peer_fd(::getpid(), probe.get()));
+    if (copy.get() < 0) {
+        *why = std::string("pidfd_getfd: ") + std::strerror(errno);
+        return false;
+    }
+    return true;
+}
 
 Fd &Fd::operator=(Fd &&other) noexcept {
     if (this != &other) {
@@ -75,8 +104,9 @@ ShmSegment &ShmSegment::operator=(ShmSegment &&other) noexcept {
     return *this;
 }
 
-bool ShmSegment::create(const std::string &name, size_t size, ShmSegment *out, std::string *why) {
-    Fd fd(::shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600));
+bool ShmSegment::create(const std::string &name, size_t size, Backing backing, ShmSegment *out, std::string *why) {
+    bool named = false;
+    Fd fd(open_new(name, backing, &named));
     if (fd.get() < 0) {
         *why = sys_error("cannot create shared memory", name);
         return false;
@@ -84,7 +114,7 @@ bool ShmSegment::create(const std::string &name, size_t size, ShmSegment *out, s
     ShmSegment seg;
     seg.name_ = name;
     seg.owned_ = true;
-    seg.linked_ = true;  // from here on, seg's destructor unlinks it on any failure
+    seg.linked_ = named;  // from here on, seg's destructor unlinks it on any failure
     // The umask may have taken bits off 0600: say it exactly.
     if (::fchmod(fd.get(), 0600) != 0) {
         *why = sys_error("cannot chmod 0600", name);
@@ -108,8 +138,9 @@ bool ShmSegment::create(const std::string &name, size_t size, ShmSegment *out, s
 bool ShmSegment::attach(const SegmentAddress &where, ShmSegment *out, std::string *why) {
     const std::string &name = where.name;
     Fd fd(::shm_open(name.c_str(), O_RDWR | O_CLOEXEC, 0));
+    const bool by_name = fd.get() >= 0;
     if (fd.get() < 0 && errno == ENOENT && where.owner_fd >= 0) {
-        // Unlinked once the owner's job had attached: borrow the owner's descriptor.
+        // Anonymous, or unlinked once the owner's job had attached: borrow the owner's descriptor.
         fd = Fd(take_peer_fd(where.owner_pid, where.owner_fd));
         if (fd.get() < 0) {
             *why = sys_error("is unlinked and pidfd_getfd from pid " + std::to_string(where.owner_pid) + " failed for",
@@ -139,12 +170,18 @@ bool ShmSegment::attach(const SegmentAddress &where, ShmSegment *out, std::strin
     ShmSegment seg;
     seg.map_ = Mapping(addr, size);
     seg.name_ = name;
+    seg.linked_ = by_name;
     *out = std::move(seg);
     return true;
 }
 
 void ShmSegment::unlink() {
     if (owned_ && linked_) ::shm_unlink(name_.c_str());
+    if (owned_) linked_ = false;
+}
+
+void ShmSegment::unlink_for_owner() {
+    if (!owned_ && linked_) ::shm_unlink(name_.c_str());
     linked_ = false;
 }
 

@@ -1,10 +1,13 @@
-// POSIX shared-memory segments with RAII: the one this process creates (0600, O_EXCL, unlinked
-// as soon as every peer has it mapped, and at the latest when the object goes) and the peers'
-// ones it attaches to.
+// Shared-memory segments with RAII: the one this process creates and the peers' ones it attaches
+// to.
 //
-// The creator keeps its descriptor open. A process that comes later (a spawned job) finds the
-// name already unlinked and takes a duplicate of that descriptor with pidfd_getfd instead, which
-// needs the same ptrace permission as Cross Memory Attach and nothing else.
+// A segment is anonymous (memfd_create) wherever the kernel lets peers take a duplicate of its
+// descriptor with pidfd_getfd (Linux 5.6+, the same ptrace permission as Cross Memory Attach): it
+// never has a name in /dev/shm, so no crash, at any point and under any launcher, leaves one
+// behind. Elsewhere it is a POSIX object (0600, O_EXCL) whose name goes as soon as every local
+// peer has it mapped: the last peer to attach removes it, and the owner at the latest when the
+// object goes. The creator keeps its descriptor open either way, for processes that come later
+// (a spawned job), which find no name and borrow the descriptor.
 #pragma once
 
 #include <sys/types.h>
@@ -67,7 +70,18 @@ struct SegmentAddress {
     int owner_fd = -1;
 };
 
-// A shared-memory object by name; owned ones are unlinked by unlink() or on destruction.
+// How a segment this process creates is reached by its peers.
+enum class Backing {
+    anonymous,  // memfd: never a name; peers borrow the owner's descriptor
+    named,      // shm_open: a name until the last local peer attached
+};
+
+// Whether peers can borrow a descriptor of this process (pidfd_getfd exists and Yama's
+// ptrace_scope, if any, is at most 1, which PR_SET_PTRACER_ANY opens to siblings). false and
+// *why otherwise.
+bool fd_passing_available(std::string *why);
+
+// A shared-memory object; owned named ones are unlinked by unlink() or on destruction.
 class ShmSegment {
 public:
     ShmSegment() = default;
@@ -77,19 +91,24 @@ public:
     ShmSegment(const ShmSegment &) = delete;
     ShmSegment &operator=(const ShmSegment &) = delete;
 
-    // Creates name (O_CREAT | O_EXCL, mode 0600 whatever the umask) of size bytes and maps it.
-    // false and *why (with the system's words) on failure; nothing is left behind.
-    static bool create(const std::string &name, size_t size, ShmSegment *out, std::string *why);
-    // Maps a peer's object: by name, else (unlinked) through the owner's descriptor.
+    // Creates a segment of size bytes and maps it: named (O_CREAT | O_EXCL, mode 0600 whatever
+    // the umask) or anonymous (name only labels it, in /proc/<pid>/maps). false and *why (with
+    // the system's words) on failure; nothing is left behind.
+    static bool create(const std::string &name, size_t size, Backing backing, ShmSegment *out, std::string *why);
+    // Maps a peer's object: by name, else (anonymous, or unlinked) through the owner's descriptor.
     static bool attach(const SegmentAddress &where, ShmSegment *out, std::string *why);
 
     // Removes the name (owned segments only, once): the mapping stays, nobody new can open it.
     void unlink();
+    // Removes the owner's name from an attached segment that was opened by it: for the last
+    // local peer the owner waited for, so that the owner's crash leaves nothing either.
+    void unlink_for_owner();
 
     uint8_t *base() const { return map_.base(); }
     size_t size() const { return map_.size(); }
     const std::string &name() const { return name_; }
     bool linked() const { return owned_ && linked_; }
+    bool opened_by_name() const { return !owned_ && linked_; }
     int fd() const { return fd_.get(); }  // the creator's descriptor (-1 for attached ones)
 
 private:
@@ -97,7 +116,7 @@ private:
     Fd fd_;
     std::string name_;
     bool owned_ = false;
-    bool linked_ = false;
+    bool linked_ = false;  // owned: the name is ours to remove; attached: it was opened by name
 };
 
 // "/" + prefix + "sm-" + 16 random hex digits (getrandom).

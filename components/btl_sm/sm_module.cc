@@ -87,6 +87,7 @@ int SmModule::open(plexus_reason_t *why) {
         if (!cma_) host_->log(self_, PLEXUS_LOG_DECISION, "single copy off: %s", err.c_str());
     }
     rdma_threshold_ = single_copy_threshold_for(job);
+    choose_backing();
     if (!create_segment(why)) return PLEXUS_ERR_NOT_AVAILABLE;
     probe_word_ = random_word();
     Card card{};
@@ -101,9 +102,20 @@ int SmModule::open(plexus_reason_t *why) {
     }
     maybe_unlink();
     fill_api();
-    host_->log(self_, PLEXUS_LOG_DETAIL, "segment %s, %zu bytes; %u peers on this node expected",
-               segment_.name().c_str(), segment_.size(), expected_attachers_);
+    host_->log(self_, PLEXUS_LOG_DETAIL, "segment %s (%s), %zu bytes; %u peers on this node expected",
+               segment_.name().c_str(), backing_ == Backing::anonymous ? "anonymous" : "named",
+               segment_.size(), expected_attachers_);
     return PLEXUS_SUCCESS;
+}
+
+// Anonymous wherever peers can borrow our descriptor: then no crash leaves a name in /dev/shm.
+void SmModule::choose_backing() {
+    std::string why;
+    backing_ = fd_passing_available(&why) ? Backing::anonymous : Backing::named;
+    if (backing_ == Backing::named)
+        host_->log(self_, PLEXUS_LOG_DECISION,
+                   "named segment (%s): a crash before every local peer attached leaves it in /dev/shm",
+                   why.c_str());
 }
 
 bool SmModule::create_segment(plexus_reason_t *why) {
@@ -132,7 +144,7 @@ bool SmModule::create_segment(plexus_reason_t *why) {
     req.box_ring = static_cast<uint32_t>(params_.fastbox_size);
     SegmentHeader h{};
     if (!compute_layout(req, static_cast<size_t>(::sysconf(_SC_PAGESIZE)), &h, &err) ||
-        !ShmSegment::create(name, h.size, &segment_, &err)) {
+        !ShmSegment::create(name, h.size, backing_, &segment_, &err)) {
         set_reason(why, err);
         return false;
     }
@@ -145,6 +157,7 @@ bool SmModule::create_segment(plexus_reason_t *why) {
     }
     populate(base, h.size);
     h.owner_pid = pid_;
+    h.expected_peers = expected_attachers_;
     header_ = new (base) SegmentHeader(h);
     fifo_format(base + h.fifo_off, h.fifo_cap);
     fifo_ = FifoConsumer(base + h.fifo_off);
@@ -214,6 +227,8 @@ std::unique_ptr<Endpoint> SmModule::attach(const SegmentAddress &where, std::str
         *why = "its directory is full (" + std::to_string(h->dir_cap) + " processes attached)";
         return nullptr;
     }
+    // The owner may be gone (or never look again) by the time its last peer is here.
+    if (slot + 1 == h->expected_peers) ep->segment.unlink_for_owner();
     DirEntry &d = directory(ep->segment.base(), *h)[slot];
     d.pid = pid_;
     d.fd = segment_.fd();

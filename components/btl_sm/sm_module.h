@@ -111,6 +111,7 @@ private:
     Endpoint *add_one(const plexus_btl_proc_t &proc);
     void probe_cma(Endpoint *ep, uint64_t addr, uint64_t value);
     void maybe_unlink();
+    void choose_backing();
     bool create_segment(plexus_reason_t *why);
     void fill_api();
     uint64_t single_copy_threshold_for(const plexus_job_info_t &job) const;
@@ -134,6 +135,7 @@ private:
     SmParams params_;
     ModuleHandle handle_{};
     ShmSegment segment_;
+    Backing backing_ = Backing::anonymous;
     SegmentHeader *header_ = nullptr;
     std::string node_;
     int32_t pid_ = 0;
