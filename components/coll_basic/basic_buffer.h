@@ -36,6 +36,13 @@ struct Layout {
 // Asks the services; rc is the error class on failure.
 int get_layout(const plexus_coll_services_t *svc, plexus_coll_dtype_t *type, Layout *out);
 
+// Whether n items of a layout carry data. MPI matches a block by its type signature, not its
+// count: n items of a zero-size type are as empty as 0 items of MPI_INT, and the two sides of a
+// transfer may describe one empty block either way. So every "send or not, receive or not"
+// decision goes by this, never by the count alone (a count decision hangs or leaves a stray
+// message when the sides differ).
+inline bool carries_data(const Layout &l, long n) { return n > 0 && l.size > 0; }
+
 // A temporary for n items of a layout, from the scratch cache (basic_scratch.h) and given back to
 // it when the buffer goes; up to kInline bytes live in the object itself (the scratch cache's
 // thread-local lookup costs a small collective more than its copy). data() is the address to give

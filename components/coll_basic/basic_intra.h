@@ -149,7 +149,8 @@ int reduce_linear(const Ctx &c, const void *input, void *result, int count, plex
 int allgather_linear(const Ctx &c, char *recvbuf, const int counts[], const int displs[], const Layout &l);
 // Linear gather(v) (intra_gather.cc): root receives counts[i] items at displs[i] (in items of
 // recvtype) from every other process; sendbuf PLEXUS_COLL_IN_PLACE at root leaves its block
-// where it is. A process with nothing to send must not call it (the root posts no receive for it).
+// where it is. A process with nothing to send (no bytes, carries_data) must not call it: the
+// root posts no receive for an empty block.
 int gather_linear(const Ctx &c, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
                   void *recvbuf, const int counts[], const int displs[], plexus_coll_dtype_t *recvtype, int root);
 // Linear bcast (intra_bcast.cc): root sends to every process.

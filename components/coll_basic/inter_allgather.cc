@@ -1,7 +1,8 @@
 // MPI_Allgather on an inter-communicator: each group gathers its blocks to its leader (local
 // collective), the leaders swap their groups' blocks, and each leader broadcasts the other
 // group's blocks within its group. Every process ends with the other group's blocks in rank
-// order.
+// order. When the other group's blocks are empty in bytes the broadcast is skipped: processes may
+// describe them with different counts (0 of a type, or some of a zero-size type), not bytes.
 #include "basic_functions.h"
 #include "inter_support.h"
 
@@ -36,6 +37,9 @@ int inter_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcou
                                  recvtype, kLeader, kTagAllgather, comm);
         if (rc != PLEXUS_COLL_SUCCESS) return rc;
     }
+    Layout recv;
+    if (int rc = get_layout(c.svc, recvtype, &recv); rc != PLEXUS_COLL_SUCCESS) return rc;
+    if (!carries_data(recv, remote_total)) return PLEXUS_COLL_SUCCESS;
     return c.coll->bcast(nullptr, recvbuf, remote_total, recvtype, kLeader, c.local);
 }
 

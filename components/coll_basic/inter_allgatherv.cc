@@ -7,6 +7,8 @@
 // The broadcast carries the blocks back to back. When this process's displacements say exactly
 // that (the common case), they travel straight into recvbuf; otherwise into a staging buffer
 // that is copied out block by block. Each process decides for itself: displacements are local.
+// When the blocks hold no bytes at all the broadcast is skipped, which every process of the group
+// agrees on by bytes (their counts may differ: 0 of a type, or some of a zero-size type).
 #include "basic_functions.h"
 #include "inter_support.h"
 
@@ -58,6 +60,7 @@ int inter_allgatherv(plexus_coll_module_t *self, const void *sendbuf, int sendco
         if (int rc = reqs.wait_all(); rc != PLEXUS_COLL_SUCCESS) return rc;
     }
 
+    if (!carries_data(layout, total)) return PLEXUS_COLL_SUCCESS;
     if (int rc = c.coll->bcast(nullptr, blocks, total, recvtype, kLeader, c.local);
         rc != PLEXUS_COLL_SUCCESS)
         return rc;

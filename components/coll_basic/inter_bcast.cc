@@ -1,6 +1,8 @@
 // MPI_Bcast on an inter-communicator: the root sends to the leader of the other group, which
 // broadcasts within its group (the local collective, whoever serves it). The rest of the root's
-// group (MPI_PROC_NULL) takes no part.
+// group (MPI_PROC_NULL) takes no part. An empty message (no bytes, whatever the count) skips the
+// local phase: the group's processes may describe it with different counts, and all of them
+// agree that it is empty.
 #include "basic_functions.h"
 #include "inter_support.h"
 
@@ -17,6 +19,9 @@ int inter_bcast(plexus_coll_module_t *self, void *buf, int count, plexus_coll_dt
         if (int rc = c.svc->recv(buf, count, type, root, tag, comm); rc != PLEXUS_COLL_SUCCESS)
             return rc;
     }
+    Layout layout;
+    if (int rc = get_layout(c.svc, type, &layout); rc != PLEXUS_COLL_SUCCESS) return rc;
+    if (!carries_data(layout, count)) return PLEXUS_COLL_SUCCESS;
     return c.coll->bcast(nullptr, buf, count, type, kLeader, c.local);
 }
 

@@ -60,21 +60,23 @@ int allgather_ring(const Ctx &c, char *recvbuf, const int counts[], const int di
 
 // Every block sent to every peer at once (in batches by step, as Alltoallv): no step waits for
 // another, which wins where ranks outnumber cores (a ring step waits for a neighbour to be
-// scheduled, p - 1 times in a row).
+// scheduled, p - 1 times in a row). Empty blocks (carries_data) move nothing.
 int allgather_linear(const Ctx &c, char *recvbuf, const int counts[], const int displs[], const Layout &l) {
     const int r = c.rank;
     return post_pairwise(c, [&](int dst, int src, RequestBatch &reqs) {
-        if (counts[src]) BASIC_TRY(c.irecv(l.at(recvbuf, displs[src]), counts[src], l.type, src, reqs.next()));
-        return counts[r] ? c.isend(l.at(recvbuf, displs[r]), counts[r], l.type, dst, reqs.next()) : 0;
+        if (carries_data(l, counts[src]))
+            BASIC_TRY(c.irecv(l.at(recvbuf, displs[src]), counts[src], l.type, src, reqs.next()));
+        return carries_data(l, counts[r]) ? c.isend(l.at(recvbuf, displs[r]), counts[r], l.type, dst, reqs.next()) : 0;
     });
 }
 
 int intra_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
                     void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype, plexus_coll_comm_t *comm) {
     const Ctx c = make_ctx(self, comm, kTagAllgather);
-    if (recvcount == 0) return 0;
     Layout l;
     BASIC_TRY(c.layout(recvtype, &l));
+    // By bytes, not count: another process may give the same empty blocks as 1 of a zero-size type.
+    if (!carries_data(l, recvcount)) return 0;
     char *out = static_cast<char *>(recvbuf);
     if (sendbuf != PLEXUS_COLL_IN_PLACE)
         BASIC_TRY(c.svc->copy(sendbuf, sendcount, sendtype, l.at(out, static_cast<long>(c.rank) * recvcount),

@@ -68,7 +68,7 @@ int gather_linear(const Ctx &c, const void *sendbuf, int sendcount, plexus_coll_
     RequestBatch reqs(c);
     for (int i = 1; i < c.size; ++i) {
         const int src = (root + i) % c.size;
-        if (counts[src] == 0) continue;
+        if (!carries_data(l, counts[src])) continue;
         if (reqs.full()) BASIC_TRY(reqs.wait());
         BASIC_TRY(c.irecv(l.at(recvbuf, displs[src]), counts[src], recvtype, src, reqs.next()));
     }
@@ -99,7 +99,12 @@ int intra_gatherv(plexus_coll_module_t *self, const void *sendbuf, int sendcount
                   void *recvbuf, const int recvcounts[], const int displs[], plexus_coll_dtype_t *recvtype,
                   int root, plexus_coll_comm_t *comm) {
     const Ctx c = make_ctx(self, comm, kTagGatherv);
-    if (c.rank != root && sendcount == 0) return 0;  // the root expects nothing from me then
+    if (c.rank != root) {
+        // The root expects nothing from me when my block is empty in bytes, whatever my count.
+        Layout sl;
+        BASIC_TRY(c.layout(sendtype, &sl));
+        if (!carries_data(sl, sendcount)) return 0;
+    }
     return gather_linear(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
 }
 

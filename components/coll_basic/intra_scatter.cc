@@ -60,15 +60,19 @@ int scatter_binomial(const Ctx &c, const void *sendbuf, int sendcount, plexus_co
 int scatterv_linear(const Ctx &c, const void *sendbuf, const int sendcounts[], const int displs[],
                     plexus_coll_dtype_t *sendtype, void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype,
                     int root) {
-    if (c.rank != root) return recvcount == 0 ? 0 : c.recv(recvbuf, recvcount, recvtype, root);
     Layout l;
+    if (c.rank != root) {
+        // The root sends nothing for a block that is empty in bytes, whatever either count says.
+        BASIC_TRY(c.layout(recvtype, &l));
+        return carries_data(l, recvcount) ? c.recv(recvbuf, recvcount, recvtype, root) : 0;
+    }
     BASIC_TRY(c.layout(sendtype, &l));
     if (recvbuf != PLEXUS_COLL_IN_PLACE)
         BASIC_TRY(c.svc->copy(l.at(sendbuf, displs[root]), sendcounts[root], sendtype, recvbuf, recvcount, recvtype));
     RequestBatch reqs(c);
     for (int i = 1; i < c.size; ++i) {
         const int dst = (root + i) % c.size;
-        if (sendcounts[dst] == 0) continue;
+        if (!carries_data(l, sendcounts[dst])) continue;
         if (reqs.full()) BASIC_TRY(reqs.wait());
         BASIC_TRY(c.isend(l.at(sendbuf, displs[dst]), sendcounts[dst], sendtype, dst, reqs.next()));
     }

@@ -6,7 +6,8 @@ coll_test_headers = tests/mpi/test_util.h tests/mpi/coll_util.h
 check_PROGRAMS += \
 	tests/mpi/coll_intra \
 	tests/mpi/coll_inter \
-	tests/mpi/coll_errors
+	tests/mpi/coll_errors \
+	tests/mpi/coll_zero_size
 
 tests_mpi_coll_intra_SOURCES = tests/mpi/coll_intra.c $(coll_test_headers)
 tests_mpi_coll_intra_CPPFLAGS = $(mpi_test_includes)
@@ -20,6 +21,10 @@ tests_mpi_coll_errors_SOURCES = tests/mpi/coll_errors.c tests/mpi/test_util.h
 tests_mpi_coll_errors_CPPFLAGS = $(mpi_test_includes)
 tests_mpi_coll_errors_LDADD = $(mpi_test_libs)
 tests_mpi_coll_errors_LDFLAGS = $(mpi_test_link_flags)
+tests_mpi_coll_zero_size_SOURCES = tests/mpi/coll_zero_size.c tests/mpi/test_util.h
+tests_mpi_coll_zero_size_CPPFLAGS = $(mpi_test_includes)
+tests_mpi_coll_zero_size_LDADD = $(mpi_test_libs)
+tests_mpi_coll_zero_size_LDFLAGS = $(mpi_test_link_flags)
 
 # Default configuration only: the collectives ride on point-to-point, which the transport
 # configurations already cover. coll_intra at 1, 2, 3, 4 and 8 ranks; each coll_basic algorithm
@@ -41,7 +46,9 @@ mpi_runs_extra += tests/mpi/default/coll_intra.sh tests/mpi/default/coll_intra_1
 	tests/mpi/default/coll_reduce_direct.sh tests/mpi/default/coll_allreduce_direct.sh \
 	tests/mpi/default/coll_bcast_pipeline.sh \
 	tests/mpi/default/coll_inter.sh \
-	tests/mpi/default/coll_inter_3.sh tests/mpi/default/coll_errors.sh
+	tests/mpi/default/coll_inter_3.sh tests/mpi/default/coll_errors.sh \
+	tests/mpi/default/coll_zero_size.sh tests/mpi/default/coll_zero_size_2.sh \
+	tests/mpi/default/coll_zero_size_5.sh
 
 EXTRA_DIST += tests/mpi/cases/coll_intra.case tests/mpi/cases/coll_intra_1.case \
 	tests/mpi/cases/coll_intra_2.case tests/mpi/cases/coll_intra_3.case \
@@ -60,4 +67,6 @@ EXTRA_DIST += tests/mpi/cases/coll_intra.case tests/mpi/cases/coll_intra_1.case 
 	tests/mpi/cases/coll_reduce_direct.case tests/mpi/cases/coll_allreduce_direct.case \
 	tests/mpi/cases/coll_bcast_pipeline.case \
 	tests/mpi/cases/coll_inter.case \
-	tests/mpi/cases/coll_inter_3.case tests/mpi/cases/coll_errors.case
+	tests/mpi/cases/coll_inter_3.case tests/mpi/cases/coll_errors.case \
+	tests/mpi/cases/coll_zero_size.case tests/mpi/cases/coll_zero_size_2.case \
+	tests/mpi/cases/coll_zero_size_5.case

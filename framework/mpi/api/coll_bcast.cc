@@ -14,7 +14,9 @@ extern "C" int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int roo
     if (int rc = coll::check_data(fn, comm, buffer, count, datatype, "buffer", "count", "datatype",
                                   "MPI_Bcast does not take it")) [[unlikely]]
         return rc;
-    // The type signatures match everywhere, so a count of 0 here is 0 everywhere.
-    if (count == 0 || coll::single(comm)) return MPI_SUCCESS;
+    // The type signatures match everywhere, so a message without bytes here is empty everywhere;
+    // but not by count: another process may give it as 0 of MPI_INT where this one gives 1 of a
+    // zero-size type (deciding by count hung the one and left a stray message from the other).
+    if (count == 0 || datatype->size == 0 || coll::single(comm)) return MPI_SUCCESS;
     return coll::finish(comm, coll::dispatch::bcast(nullptr, buffer, count, coll::handle(datatype), root, coll::handle(comm)));
 }
