@@ -14,7 +14,8 @@ components_btl_sm_libsm_parts_la_SOURCES = \
 	components/btl_sm/sm_params.h components/btl_sm/sm_params.cc \
 	components/btl_sm/sm_control.h components/btl_sm/sm_endpoint.h \
 	components/btl_sm/sm_module.h components/btl_sm/sm_module.cc \
-	components/btl_sm/sm_progress.cc components/btl_sm/sm_send.cc components/btl_sm/sm_rdma.cc
+	components/btl_sm/sm_progress.cc components/btl_sm/sm_send.cc components/btl_sm/sm_rdma.cc \
+	components/btl_sm/sm_stall.cc
 components_btl_sm_libsm_parts_la_CXXFLAGS = $(COMPONENT_CXXFLAGS)
 
 BTL_SM_SOURCES = components/btl_sm/btl_sm_component.cc

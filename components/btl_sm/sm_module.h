@@ -65,6 +65,8 @@ public:
     plexus_btl_fast_state_t fast_channel_state(const Endpoint *ep) const;
     int fast_channel_stats(plexus_btl_fast_stats_t *out) const;
     size_t fragments_in_flight() const;
+    // Times a stall of the receivers lowered rdma_threshold (sm_stall.cc; diagnostics and tests).
+    uint64_t stall_switches() const { return stall_switches_; }
 
     // Fast boxes in use, then the FIFO head, then (rarely) housekeeping; never blocks.
     int progress();
@@ -94,6 +96,10 @@ private:
     static bool peer_read_fifo(Endpoint *ep);
     void send_control(Endpoint *ep, uint8_t tag, const void *body, size_t len);
     void request_box(Endpoint *ep);
+    // sm_stall.cc: a send found no free fragment; rendezvous goes by single copy for a while
+    // once receivers have drained none for btl_sm_single_copy_stall.
+    void note_no_fragment();
+    void end_stall_hold();
 
     int poll_box(size_t i);
     int poll_fifo();
@@ -128,6 +134,7 @@ private:
     uint64_t fast_sends_ = 0;
     uint64_t slow_sends_ = 0;
     uint32_t frag_stamp_ = 0;  // the stamp of the last fragment handed out
+    int64_t stall_since_ns_ = 0;  // first send that found no free fragment since one came back
 
     // ---- cold ----
     const plexus_host_api_t *host_;
@@ -145,6 +152,8 @@ private:
     bool cma_ = false;  // single_copy=cma and the kernel allows it
     uint64_t rdma_threshold_ = 0;  // single_copy_threshold, or lower on an oversubscribed node
     bool cma_failure_logged_ = false;
+    int64_t single_copy_until_ns_ = 0;  // rdma_threshold lowered after a stall until then (0: not)
+    uint64_t stall_switches_ = 0;
     bool progress_registered_ = false;
     volatile uint64_t probe_word_ = 0;
     std::vector<std::unique_ptr<Endpoint>> endpoints_;

@@ -91,6 +91,15 @@ int register_sm_params(const plexus_host_api_t *host, const plexus_component_t *
                     "full retry later. Default 1024.",
                     6, &p->fifo_size),
                64, 65536),
+        ranged(desc("single_copy_stall", PLEXUS_PARAM_INT, "200",
+                    "Microseconds a send may find every fragment of this process still with its "
+                    "receivers (none drained meanwhile) before rendezvous payloads from "
+                    "btl_sm_eager_limit on go by single copy: the rest of a pipelined transfer in "
+                    "progress (the sender writes it) and every rendezvous message of the next "
+                    "100 ms (the receiver reads it). Needs btl_sm_single_copy=cma. 0: at the first "
+                    "such send; -1: never. Default 200.",
+                    5, &p->single_copy_stall),
+               -1, 10'000'000),
     };
     for (const auto &d : all)
         if (int rc = host->param_register(self, &d); rc != PLEXUS_SUCCESS) return rc;

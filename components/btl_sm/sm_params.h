@@ -33,7 +33,15 @@ struct SmParams {
     int64_t free_list_num = 64;
     int64_t max_frag_num = 32;
     int64_t fifo_size = 1024;
+    // Microseconds a send may find every fragment still with receivers before rendezvous
+    // payloads switch to single copy (see README.md, "Receivers that do not drain"); -1: never.
+    int64_t single_copy_stall = 200;
 };
+
+// How long rendezvous payloads keep going by single copy after a stall, unless another stall
+// extends it: long enough that a busy machine pays the stall bound rarely, short enough that an
+// idle machine is back on the faster fragments soon after a passing disturbance.
+inline constexpr int64_t kStallHoldNs = 100'000'000;
 
 // Registers every parameter with storage in *p (the core writes the effective values there).
 int register_sm_params(const plexus_host_api_t *host, const plexus_component_t *self, SmParams *p);

@@ -28,6 +28,7 @@ bool read_handle(const plexus_btl_mem_handle_t *h, MemHandle *out) {
 
 int SmModule::register_mem(void *base, size_t len, plexus_btl_mem_handle_t *out) {
     if (!out || (!base && len > 0)) return PLEXUS_ERR_BAD_PARAM;
+    if (single_copy_until_ns_) end_stall_hold();  // every single-copy message passes here
     const MemHandle h{kHandleMagic, pid_, reinterpret_cast<uint64_t>(base), len};
     *out = plexus_btl_mem_handle_t{};
     out->len = sizeof h;

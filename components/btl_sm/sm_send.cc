@@ -26,7 +26,11 @@ int SmModule::send_frag(Endpoint *ep, uint8_t tag, uint8_t kind, const void *a, 
     FragPool *pool = len <= eager_.data_capacity() ? &eager_ : &max_;
     FragHeader *f = pool->alloc();
     if (!f && pool == &eager_) f = (pool = &max_)->alloc();  // small messages may borrow a big one
-    if (!f) return PLEXUS_ERR_AGAIN;
+    if (!f) {
+        note_no_fragment();
+        return PLEXUS_ERR_AGAIN;
+    }
+    stall_since_ns_ = 0;  // a fragment came back: the receivers are draining
     f->len = static_cast<uint32_t>(len);
     f->tag = tag;
     f->kind = kind;

@@ -25,7 +25,8 @@ check_PROGRAMS += \
 	tests/mpi/errors \
 	tests/mpi/errors_fatal \
 	tests/mpi/basics \
-	tests/mpi/unreceived
+	tests/mpi/unreceived \
+	tests/mpi/stalled_receiver
 
 tests_mpi_pingpong_SOURCES = tests/mpi/pingpong.c tests/mpi/test_util.h
 tests_mpi_pingpong_CPPFLAGS = $(mpi_test_includes)
@@ -91,6 +92,10 @@ tests_mpi_unreceived_SOURCES = tests/mpi/unreceived.c tests/mpi/test_util.h
 tests_mpi_unreceived_CPPFLAGS = $(mpi_test_includes)
 tests_mpi_unreceived_LDADD = $(mpi_test_libs)
 tests_mpi_unreceived_LDFLAGS = $(mpi_test_link_flags)
+tests_mpi_stalled_receiver_SOURCES = tests/mpi/stalled_receiver.c tests/mpi/test_util.h
+tests_mpi_stalled_receiver_CPPFLAGS = $(mpi_test_includes)
+tests_mpi_stalled_receiver_LDADD = $(mpi_test_libs)
+tests_mpi_stalled_receiver_LDFLAGS = $(mpi_test_link_flags)
 
 # One generated script per run, tests/mpi/CONFIG/CASE.sh, so the harness counts and names every
 # (configuration, case) pair. Written out in full: automake reads TESTS word by word and sees
@@ -112,7 +117,7 @@ mpi_runs_default = tests/mpi/default/pingpong.sh tests/mpi/default/ring.sh \
 	tests/mpi/default/basics.sh tests/mpi/default/basics_thread_single.sh \
 	tests/mpi/default/basics_thread_funneled.sh tests/mpi/default/basics_thread_multiple.sh \
 	tests/mpi/default/errors_fatal.sh tests/mpi/default/abort.sh \
-	tests/mpi/default/unreceived.sh
+	tests/mpi/default/unreceived.sh tests/mpi/default/stalled_receiver.sh
 mpi_runs_self_sm = tests/mpi/self-sm/pingpong.sh tests/mpi/self-sm/ring.sh \
 	tests/mpi/self-sm/ordering.sh tests/mpi/self-sm/allpairs_stress.sh \
 	tests/mpi/self-sm/unexpected.sh tests/mpi/self-sm/truncation.sh tests/mpi/self-sm/ssend.sh \
@@ -161,6 +166,7 @@ EXTRA_DIST += tests/mpi/README.md tests/mpi/run_case.sh tests/mpi/run_all.sh \
 	tests/mpi/cases/proc_null.case tests/mpi/cases/errors.case tests/mpi/cases/basics.case \
 	tests/mpi/cases/basics_thread_single.case tests/mpi/cases/basics_thread_funneled.case \
 	tests/mpi/cases/basics_thread_multiple.case tests/mpi/cases/errors_fatal.case \
-	tests/mpi/cases/abort.case tests/mpi/cases/unreceived.case tests/mpi/configs/default.conf tests/mpi/configs/self-sm.conf \
+	tests/mpi/cases/abort.case tests/mpi/cases/unreceived.case tests/mpi/cases/stalled_receiver.case \
+	tests/mpi/configs/default.conf tests/mpi/configs/self-sm.conf \
 	tests/mpi/configs/no-fastbox.conf tests/mpi/configs/no-single-copy.conf \
 	tests/mpi/configs/cma-always.conf

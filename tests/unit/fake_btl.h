@@ -1,7 +1,7 @@
 // Two BTL modules wired to each other inside one process, so that two PML instances can talk
 // without shared memory or a launcher. Knobs inject what real transports do: refusing sends
 // (PLEXUS_ERR_AGAIN), delivering a fast channel's message before an older one, and lacking or
-// failing single copy.
+// failing single copy (get and put).
 #pragma once
 
 #include <array>
@@ -27,18 +27,20 @@ struct FakeBtl {
 
     // Knobs.
     int refuse_every = 0;       // every n-th send returns PLEXUS_ERR_AGAIN
+    int refuse_after = 0;       // every send after the n-th returns PLEXUS_ERR_AGAIN (a full ring)
     bool swap_pairs = false;    // deliver each pair of queued messages in reverse order
     bool newest_first = false;  // deliver the most recently queued message first
     int get_result = PLEXUS_SUCCESS;  // what get returns (PLEXUS_ERR_UNREACH: no single copy)
+    int put_result = PLEXUS_SUCCESS;  // what put returns
     // Counters.
-    int sends = 0, refused = 0, gets = 0;
+    int sends = 0, refused = 0, gets = 0, puts = 0;
 
     explicit FakeBtl(size_t eager = 256, size_t max_send = 1024, size_t rdma_threshold = 4096) {
         module.struct_size = sizeof module;
         module.major = PLEXUS_BTL_MAJOR;
         module.minor = PLEXUS_BTL_MINOR;
         module.name = "fake";
-        module.caps = PLEXUS_BTL_CAP_SEND | (rdma_threshold ? PLEXUS_BTL_CAP_GET : 0u);
+        module.caps = PLEXUS_BTL_CAP_SEND | (rdma_threshold ? PLEXUS_BTL_CAP_GET | PLEXUS_BTL_CAP_PUT : 0u);
         module.exclusivity = PLEXUS_BTL_EXCLUSIVITY_NODE;
         module.eager_limit = eager;
         module.max_send_size = max_send;
@@ -50,6 +52,7 @@ struct FakeBtl {
         module.register_mem = register_mem;
         module.deregister_mem = [](plexus_btl_module_t *, plexus_btl_mem_handle_t *) { return 0; };
         module.get = get;
+        module.put = put;
         module.pending = [](plexus_btl_module_t *m) { return self(m)->peer->inbox.size(); };
     }
 
@@ -68,7 +71,8 @@ struct FakeBtl {
                     const void *payload, size_t pl) {
         FakeBtl *b = self(m);
         if (hl + pl > m->max_send_size) return PLEXUS_ERR_BAD_PARAM;
-        if (b->refuse_every && ++b->sends % b->refuse_every == 0) {
+        ++b->sends;
+        if ((b->refuse_every && b->sends % b->refuse_every == 0) || (b->refuse_after && b->sends > b->refuse_after)) {
             ++b->refused;
             return PLEXUS_ERR_AGAIN;
         }
@@ -96,6 +100,22 @@ struct FakeBtl {
         const char *from = reinterpret_cast<const char *>(static_cast<uintptr_t>(addr));
         if (from < base || from + len > base + rlen) return PLEXUS_ERR_BAD_PARAM;
         std::memcpy(local, from, len);
+        done(ctx, PLEXUS_SUCCESS);
+        return PLEXUS_SUCCESS;
+    }
+    // Writes into the peer's registered region at once, as btl_sm's CMA does.
+    static int put(plexus_btl_module_t *m, plexus_btl_endpoint_t *, const void *local, size_t len,
+                   const plexus_btl_mem_handle_t *remote, uint64_t addr, plexus_btl_rdma_done_fn_t done, void *ctx) {
+        FakeBtl *b = self(m);
+        ++b->puts;
+        if (b->put_result != PLEXUS_SUCCESS) return b->put_result;
+        char *base;
+        size_t rlen;
+        std::memcpy(&base, remote->data, sizeof base);
+        std::memcpy(&rlen, remote->data + sizeof base, sizeof rlen);
+        char *to = reinterpret_cast<char *>(static_cast<uintptr_t>(addr));
+        if (to < base || to + len > base + rlen) return PLEXUS_ERR_BAD_PARAM;
+        std::memcpy(to, local, len);
         done(ctx, PLEXUS_SUCCESS);
         return PLEXUS_SUCCESS;
     }

@@ -424,6 +424,68 @@ TEST_F(SmModuleTest, ExhaustedFragmentsSayAgainAndLoseNothing) {
     for (int i = 0; i < 13; ++i) EXPECT_EQ(ranks[1].inbox.got[i].bytes, "n" + std::to_string(i));
 }
 
+// Receivers that hold every fragment past btl_sm_single_copy_stall (descheduled on a busy
+// machine): rendezvous payloads from the eager limit on go by single copy, for kStallHoldNs after
+// the last stall; a fragment coming back in time restarts the clock.
+class SmStallTest : public SmModuleTest {
+protected:
+    void open_stalling(int64_t stall_us) {
+        SmParams p;
+        p.fastbox_max = 0;
+        p.free_list_num = 8;
+        p.max_frag_num = 4;
+        p.single_copy_stall = stall_us;
+        open_job(2, p);
+        ASSERT_TRUE(ranks[0].api()->caps & PLEXUS_BTL_CAP_PUT) << "CMA is expected to work on the test machine";
+        while (send(0, 1, "x") == PLEXUS_SUCCESS) {
+        }
+    }
+    uint64_t threshold() { return ranks[0].api()->rdma_threshold; }
+    static void sleep_us(int64_t us) { ::usleep(static_cast<useconds_t>(us)); }
+};
+
+TEST_F(SmStallTest, FragmentsHeldPastTheBoundLowerTheThreshold) {
+    open_stalling(20000);
+    EXPECT_EQ(threshold(), SmParams{}.single_copy_threshold) << "one refused send is no stall yet";
+    sleep_us(25000);
+    EXPECT_EQ(send(0, 1, "x"), PLEXUS_ERR_AGAIN);
+    EXPECT_EQ(threshold(), SmParams{}.eager_limit);
+    EXPECT_EQ(ranks[0].module->stall_switches(), 1u);
+    EXPECT_EQ(send(0, 1, "x"), PLEXUS_ERR_AGAIN);
+    EXPECT_EQ(ranks[0].module->stall_switches(), 1u) << "one switch per stall";
+}
+
+TEST_F(SmStallTest, AFragmentBackInTimeRestartsTheClock) {
+    open_stalling(20000);
+    sleep_us(25000);
+    ranks[1].module->progress();  // the receiver drains before the sender tries again
+    ASSERT_EQ(send(0, 1, "x"), PLEXUS_SUCCESS);
+    while (send(0, 1, "x") == PLEXUS_SUCCESS) {
+    }
+    EXPECT_EQ(send(0, 1, "x"), PLEXUS_ERR_AGAIN);
+    EXPECT_EQ(threshold(), SmParams{}.single_copy_threshold) << "the first refusal was 25 ms ago, the stall is new";
+    EXPECT_EQ(ranks[0].module->stall_switches(), 0u);
+}
+
+TEST_F(SmStallTest, TheThresholdComesBackAfterTheHold) {
+    open_stalling(0);
+    EXPECT_EQ(threshold(), SmParams{}.eager_limit) << "bound 0: the first refused send switches";
+    char buf[64];
+    plexus_btl_mem_handle_t h{};
+    ASSERT_EQ(ranks[0].module->register_mem(buf, sizeof buf, &h), PLEXUS_SUCCESS);
+    EXPECT_EQ(threshold(), SmParams{}.eager_limit) << "within the hold";
+    sleep_us(kStallHoldNs / 1000 + 10000);
+    ASSERT_EQ(ranks[0].module->register_mem(buf, sizeof buf, &h), PLEXUS_SUCCESS);
+    EXPECT_EQ(threshold(), SmParams{}.single_copy_threshold);
+}
+
+TEST_F(SmStallTest, MinusOneNeverSwitches) {
+    open_stalling(-1);
+    EXPECT_EQ(send(0, 1, "x"), PLEXUS_ERR_AGAIN);
+    EXPECT_EQ(threshold(), SmParams{}.single_copy_threshold);
+    EXPECT_EQ(ranks[0].module->stall_switches(), 0u);
+}
+
 TEST_F(SmModuleTest, FullFifoSaysAgain) {
     SmParams p;
     p.fastbox_max = 0;

@@ -60,7 +60,7 @@ TEST(SmParams, EveryParameterHasHelpAndTheDefaultsAreValid) {
     const SmParams p = registered({});
     for (const char *name : {"fastbox_threshold", "fastbox_max", "fastbox_size", "single_copy",
                              "single_copy_threshold", "eager_limit", "max_send_size", "free_list_num",
-                             "max_frag_num", "fifo_size"}) {
+                             "max_frag_num", "fifo_size", "single_copy_stall"}) {
         ASSERT_TRUE(g_seen.count(name)) << name << " is not registered";
         const std::string help = g_seen[name].help;
         EXPECT_GT(help.size(), 40u) << name;
@@ -70,6 +70,7 @@ TEST(SmParams, EveryParameterHasHelpAndTheDefaultsAreValid) {
     EXPECT_EQ(p.fastbox_size, 32u * 1024);
     EXPECT_EQ(p.single_copy, kSingleCopyCma);
     EXPECT_EQ(p.eager_limit, 32768u);
+    EXPECT_EQ(p.single_copy_stall, 200);
 }
 
 TEST(SmParams, SettingsReachTheStorage) {

@@ -162,6 +162,69 @@ TEST_F(PmlPair, AFailingGetFallsBackToFragments) {
     EXPECT_GT(b.btl.gets, 0);
 }
 
+// A receiver that stops draining fragments (descheduled on a busy machine): the sender's BTL
+// refuses fragments and lowers rdma_threshold, as btl_sm does after btl_sm_single_copy_stall;
+// the sender then writes the rest by put and completes without the receiver, which finds every
+// byte in place once it runs again.
+class PmlStalledReceiver : public PmlPair {
+protected:
+    // 100000 bytes by fragments (below the 1 MiB threshold); the ring fills after 10 of them.
+    void SetUp() override {
+        build(FakeBtl(256, 1024, 1 << 20), FakeBtl(256, 1024, 1 << 20));
+        data = pattern(kBytes, 3);
+        got.assign(kBytes + 1, 0xEE);
+        rr = recv_req(b, got.data(), kBytes, 0, 5);
+        sr = send_req(a, data.data(), kBytes, 5);
+        a.btl.refuse_after = 1 + 10;  // the RTS and 10 fragments
+        ASSERT_EQ(b.pml->start_recv(&rr), MPI_SUCCESS);
+        ASSERT_EQ(a.pml->start_send(&sr), MPI_SUCCESS);
+        for (int i = 0; i < 50; ++i) engine->poll();
+        ASSERT_FALSE(sr.complete) << "the ring is full and the threshold above the rest";
+        ASSERT_FALSE(rr.complete);
+    }
+    void expect_every_byte() {
+        wait(rr);
+        wait(sr);
+        EXPECT_EQ(rr.status.error, MPI_SUCCESS);
+        EXPECT_EQ(rr.status.bytes, kBytes);
+        EXPECT_TRUE(std::equal(data.begin(), data.end(), got.begin()));
+        EXPECT_EQ(got[kBytes], 0xEE) << "wrote past the receive buffer";
+    }
+    static constexpr size_t kBytes = 100000;
+    std::vector<uint8_t> data, got;
+    Request rr, sr;
+};
+
+TEST_F(PmlStalledReceiver, TheSenderPutsTheRestAndCompletesWithoutTheReceiver) {
+    a.btl.module.rdma_threshold = 4096;  // the BTL saw its fragments stay away
+    engine->poll();
+    EXPECT_EQ(a.btl.puts, 1) << "the rest in one put";
+    EXPECT_TRUE(sr.complete) << "a put needs only the sender";
+    EXPECT_FALSE(rr.complete) << "the receiver learns of it from a message behind the fragments";
+    a.btl.refuse_after = 0;  // the receiver drains again
+    expect_every_byte();
+    EXPECT_EQ(a.btl.puts, 1);
+}
+
+TEST_F(PmlStalledReceiver, AFailingPutLeavesTheRestToFragments) {
+    a.btl.put_result = PLEXUS_ERR_UNREACH;
+    a.btl.module.rdma_threshold = 4096;
+    engine->poll();
+    EXPECT_EQ(a.btl.puts, 1);
+    EXPECT_FALSE(sr.complete);
+    a.btl.refuse_after = 0;
+    expect_every_byte();
+    EXPECT_EQ(a.btl.puts, 1) << "no second try after the BTL said the peer is unreachable";
+}
+
+TEST_F(PmlStalledReceiver, ARestBelowTheThresholdStaysOnFragments) {
+    a.btl.module.rdma_threshold = kBytes;  // lowered, but the rest is smaller
+    engine->poll();
+    a.btl.refuse_after = 0;
+    expect_every_byte();
+    EXPECT_EQ(a.btl.puts, 0);
+}
+
 TEST_F(PmlPair, ReceivesMatchInPostingOrderAndMessagesInSendingOrder) {
     int v[6] = {10, 11, 12, 13, 14, 15};
     int got[6] = {};

@@ -35,6 +35,10 @@ void on_frag(void *ctx, const plexus_btl_recv_desc_t *m) {
 void on_fin(void *ctx, const plexus_btl_recv_desc_t *m) {
     if (m->len >= sizeof(wire::CookieHeader)) static_cast<Pml::Impl *>(ctx)->on_fin(header_of<wire::CookieHeader>(m).cookie);
 }
+void on_put_done(void *ctx, const plexus_btl_recv_desc_t *m) {
+    if (m->len >= sizeof(wire::PutDoneHeader))
+        static_cast<Pml::Impl *>(ctx)->on_put_done(header_of<wire::PutDoneHeader>(m));
+}
 void on_ack(void *ctx, const plexus_btl_recv_desc_t *m) {
     if (m->len >= sizeof(wire::CookieHeader)) static_cast<Pml::Impl *>(ctx)->on_ack(header_of<wire::CookieHeader>(m).cookie);
 }
@@ -62,7 +66,7 @@ Pml::Pml() = default;
 Pml::~Pml() {
     if (!impl_) return;
     engine_->remove(progress_cb, impl_.get());
-    for (uint8_t tag : {wire::kEager, wire::kEagerSync, wire::kRts, wire::kCts, wire::kFrag, wire::kFin, wire::kAck})
+    for (uint8_t tag : {wire::kEager, wire::kEagerSync, wire::kRts, wire::kCts, wire::kFrag, wire::kFin, wire::kAck, wire::kPutDone})
         impl_->bml->register_recv(tag, nullptr, nullptr);
     for (auto *u : impl_->unexpected_pool) delete u;
     for (auto &ctx : impl_->contexts) {
@@ -94,6 +98,7 @@ std::unique_ptr<Pml> Pml::create(std::unique_ptr<Bml> bml, runtime::ProgressEngi
     impl->bml->register_recv(wire::kFrag, plexus::mpi::on_frag, impl);
     impl->bml->register_recv(wire::kFin, plexus::mpi::on_fin, impl);
     impl->bml->register_recv(wire::kAck, plexus::mpi::on_ack, impl);
+    impl->bml->register_recv(wire::kPutDone, plexus::mpi::on_put_done, impl);
     engine.add(progress_cb, impl);
     return pml;
 }

@@ -47,6 +47,15 @@ struct RdmaRegistration {
     plexus_btl_mem_handle_t handle;
 };
 
+// The receive buffer a CTS offered for put (pml_put_rest.cc), kept by the streaming sender.
+struct PutTarget {
+    plexus_btl_mem_handle_t handle;
+    uint64_t addr;          // where the receive buffer starts
+    Pml::Impl *pml;         // for the put's completion callback
+    size_t in_flight = 0;   // bytes of the put under way (0: none)
+    bool switched = false;  // the rest of the transfer goes by put
+};
+
 // Request states (Request::pml.state).
 enum SendState : uint8_t {
     kSendNew = 0,
@@ -73,6 +82,13 @@ struct Pml::Impl {
     void on_cts(const wire::CtsHeader &h);
     void on_fin(uint64_t cookie);
     void on_ack(uint64_t cookie);
+    void finish_streaming(Request *r);
+
+    // --- a receiver that stops draining fragments (pml_put_rest.cc) ---
+    bool receiver_stalled(Request *r, const BmlPeer &bp) const;
+    bool put_rest(Request *r);
+    void on_put_written(Request *r, int status);
+    void give_up_put(Request *r);
 
     // --- receive side (pml_recv.cc) ---
     int start_recv(Request *r);
@@ -88,7 +104,10 @@ struct Pml::Impl {
     // --- rendezvous, receive side (pml_rendezvous.cc) ---
     void start_rndv_recv(Request *r, uint32_t proc, const wire::RtsHeader &rts);
     bool try_get(Request *r);
+    void offer_put(Request *r, wire::CtsHeader *cts);
     void on_frag(const wire::FragHeader &h, const void *data, size_t len);
+    void on_put_done(const wire::PutDoneHeader &h);
+    void received_frags(Request *r, size_t n);
     void on_get_done(Request *r, int status);
     void finish_get(Request *r);
 

@@ -17,6 +17,7 @@ enum Tag : uint8_t {
     kFrag = PLEXUS_BTL_TAG_PML_FIRST + 5,       // FragHeader + a piece of the payload
     kFin = PLEXUS_BTL_TAG_PML_FIRST + 6,        // CookieHeader: the receiver got the data itself
     kAck = PLEXUS_BTL_TAG_PML_FIRST + 7,        // CookieHeader: a synchronous eager send matched
+    kPutDone = PLEXUS_BTL_TAG_PML_FIRST + 8,    // PutDoneHeader: the sender wrote bytes by put
 };
 
 // Matching information; seq orders the match messages of one sender to one receiver, whatever
@@ -45,6 +46,15 @@ struct CtsHeader {
     uint64_t send_cookie;
     uint64_t recv_cookie;
     uint64_t bytes;  // how many the receiver takes (less than the message when it truncates)
+    // Where the receive buffer is, for the sender to put what the fragments have not carried
+    // when the receiver stops draining them (0: no put offered).
+    uint64_t addr;
+    plexus_btl_mem_handle_t handle;
+};
+
+struct PutDoneHeader {
+    uint64_t recv_cookie;
+    uint64_t bytes;  // written into the receive buffer by put, beyond what fragments carry
 };
 
 struct FragHeader {

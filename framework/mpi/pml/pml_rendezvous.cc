@@ -54,8 +54,23 @@ void Pml::Impl::start_rndv_recv(Request *r, uint32_t proc, const wire::RtsHeader
     }
     r->pml.state = kRecvFrags;
     wire::CtsHeader cts{rts.send_cookie, cookie_of(r), n};
+    offer_put(r, &cts);
     send_control(proc, wire::kCts, &cts, sizeof cts);
     if (n == 0) complete(r);
+}
+
+// Lets the sender write what fragments have not carried when this process stops draining them
+// (descheduled on a busy machine): registering is free where it matters (sm: a handle, no
+// pinning) and the sender uses it only then.
+void Pml::Impl::offer_put(Request *r, wire::CtsHeader *cts) {
+    BmlPeer *bp = bml_peer(r->pml.proc);
+    if (r->pml.target == 0 || !bp || !bp->rdma.btl || !(bp->rdma.btl->caps & PLEXUS_BTL_CAP_PUT)) return;
+    auto reg = std::make_unique<RdmaRegistration>();
+    reg->btl = bp->rdma.btl;
+    if (reg->btl->register_mem(reg->btl, r->buf, r->pml.target, &reg->handle) != PLEXUS_SUCCESS) return;
+    cts->addr = reinterpret_cast<uintptr_t>(r->buf);
+    cts->handle = reg->handle;
+    r->pml.rdma = reg.release();
 }
 
 // Starts the gets still to be started; false when the BTL is out of resources (retry later).
@@ -113,8 +128,25 @@ void Pml::Impl::on_frag(const wire::FragHeader &h, const void *data, size_t len)
     if (r->pml.state != kRecvFrags || h.offset >= r->pml.target) return;
     const size_t n = std::min<size_t>(len, r->pml.target - h.offset);
     std::memcpy(static_cast<uint8_t *>(r->buf) + h.offset, data, n);
+    received_frags(r, n);
+}
+
+// The sender wrote the bytes after its last fragment straight into the buffer.
+void Pml::Impl::on_put_done(const wire::PutDoneHeader &h) {
+    auto *r = reinterpret_cast<Request *>(static_cast<uintptr_t>(h.recv_cookie));
+    if (r->pml.state != kRecvFrags) return;
+    received_frags(r, h.bytes);
+}
+
+void Pml::Impl::received_frags(Request *r, size_t n) {
     r->pml.offset += n;
-    if (r->pml.offset >= r->pml.target) complete(r);
+    if (r->pml.offset < r->pml.target) return;
+    if (auto *reg = static_cast<RdmaRegistration *>(r->pml.rdma)) {
+        reg->btl->deregister_mem(reg->btl, &reg->handle);
+        delete reg;
+        r->pml.rdma = nullptr;
+    }
+    complete(r);
 }
 
 }  // namespace plexus::mpi

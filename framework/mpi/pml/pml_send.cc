@@ -117,14 +117,18 @@ void Pml::Impl::on_cts(const wire::CtsHeader &h) {
     r->pml.offset = 0;
     r->pml.target = std::min<uint64_t>(h.bytes, r->bytes);  // what the receiver takes
     r->pml.state = kSendStreaming;
+    if (h.addr) r->pml.rdma = new PutTarget{h.handle, h.addr, this};
     if (!stream_fragments(r) || r->pml.state == kSendStreaming) {
         streaming.push_back(r);
         r->pml.queued = true;
     }
 }
 
-// Sends fragments until done or the BTL is full; true when at least one went out.
+// Sends fragments until done or the BTL is full; true when at least one went out (or the rest
+// went by put, pml_put_rest.cc).
 bool Pml::Impl::stream_fragments(Request *r) {
+    auto *put = static_cast<PutTarget *>(r->pml.rdma);
+    if (put && put->switched) return put_rest(r);
     BmlPeer *bp = bml_peer(r->pml.proc);
     plexus_btl_module_t *btl = bp->send.btl;
     const size_t chunk = btl->max_send_size - sizeof(wire::FragHeader);
@@ -134,16 +138,26 @@ bool Pml::Impl::stream_fragments(Request *r) {
         const size_t n = std::min(chunk, total - r->pml.offset);
         wire::FragHeader h{r->pml.peer_cookie, r->pml.offset};
         const auto *data = static_cast<const uint8_t *>(r->buf) + r->pml.offset;
-        if (btl->send(btl, bp->send.ep, wire::kFrag, &h, sizeof h, data, n) != PLEXUS_SUCCESS) return sent;
+        if (btl->send(btl, bp->send.ep, wire::kFrag, &h, sizeof h, data, n) != PLEXUS_SUCCESS) {
+            if (!put || !receiver_stalled(r, *bp)) return sent;
+            put->switched = true;
+            return put_rest(r) || sent;
+        }
         r->pml.offset += n;
         sent = true;
     }
+    finish_streaming(r);
+    return true;
+}
+
+void Pml::Impl::finish_streaming(Request *r) {
     if (r->pml.queued) {
         streaming.remove(r);
         r->pml.queued = false;
     }
+    delete static_cast<PutTarget *>(r->pml.rdma);
+    r->pml.rdma = nullptr;
     finish_send(r);
-    return true;
 }
 
 }  // namespace plexus::mpi
