@@ -153,6 +153,8 @@ private:
     uint64_t rdma_threshold_ = 0;  // single_copy_threshold, or lower on an oversubscribed node
     bool cma_failure_logged_ = false;
     int64_t single_copy_until_ns_ = 0;  // rdma_threshold lowered after a stall until then (0: not)
+    int64_t stall_hold_ns_ = kStallHoldNs;  // how long, doubled while stalls keep coming back
+    int64_t stall_hold_ended_ns_ = 0;       // when the last hold ended
     uint64_t stall_switches_ = 0;
     bool progress_registered_ = false;
     volatile uint64_t probe_word_ = 0;

@@ -39,9 +39,11 @@ struct SmParams {
 };
 
 // How long rendezvous payloads keep going by single copy after a stall, unless another stall
-// extends it: long enough that a busy machine pays the stall bound rarely, short enough that an
-// idle machine is back on the faster fragments soon after a passing disturbance.
+// extends it: short enough that an idle machine is back on the faster fragments soon after a
+// passing disturbance. A stall again within a hold of coming back doubles the hold (up to
+// kStallHoldMaxNs), so that a machine that stays busy pays the stall bound rarely.
 inline constexpr int64_t kStallHoldNs = 100'000'000;
+inline constexpr int64_t kStallHoldMaxNs = 6'400'000'000;
 
 // Registers every parameter with storage in *p (the core writes the effective values there).
 int register_sm_params(const plexus_host_api_t *host, const plexus_component_t *self, SmParams *p);

@@ -4,8 +4,9 @@
 // sends have found no free fragment for btl_sm_single_copy_stall, rdma_threshold drops to the
 // eager limit: the PML writes the rest of a transfer in progress by put and sends the next
 // rendezvous messages for get, neither of which needs both processes running at once. It comes
-// back once no stall has been seen for kStallHoldNs (checked when a single-copy message is
-// registered, so the fast path pays nothing).
+// back once no stall has been seen for the hold (checked when a single-copy message is
+// registered, so the fast path pays nothing): kStallHoldNs, doubled each time a stall follows
+// within a hold of coming back (the machine is still busy), back to kStallHoldNs otherwise.
 #include <algorithm>
 #include <ctime>
 
@@ -27,22 +28,30 @@ void SmModule::note_no_fragment() {
     const int64_t now = now_ns();
     if (!stall_since_ns_) stall_since_ns_ = now;
     if (now - stall_since_ns_ < params_.single_copy_stall * 1000) return;
-    single_copy_until_ns_ = now + kStallHoldNs;
     const uint64_t lowered = std::min<uint64_t>(rdma_threshold_, params_.eager_limit);
-    if (handle_.api.rdma_threshold == lowered) return;
+    if (handle_.api.rdma_threshold == lowered) {
+        single_copy_until_ns_ = now + stall_hold_ns_;
+        return;
+    }
+    const bool again = stall_hold_ended_ns_ && now - stall_hold_ended_ns_ < stall_hold_ns_;
+    stall_hold_ns_ = again ? std::min(2 * stall_hold_ns_, kStallHoldMaxNs) : kStallHoldNs;
+    single_copy_until_ns_ = now + stall_hold_ns_;
     handle_.api.rdma_threshold = lowered;
     ++stall_switches_;
     host_->log(self_, PLEXUS_LOG_DETAIL,
-               "no fragment drained for %lld us: rendezvous payloads from %llu bytes go by single copy",
-               static_cast<long long>((now - stall_since_ns_) / 1000), static_cast<unsigned long long>(lowered));
+               "no fragment drained for %lld us: rendezvous payloads from %llu bytes go by single copy for %lld ms",
+               static_cast<long long>((now - stall_since_ns_) / 1000), static_cast<unsigned long long>(lowered),
+               static_cast<long long>(stall_hold_ns_ / 1'000'000));
 }
 
 void SmModule::end_stall_hold() {
-    if (now_ns() < single_copy_until_ns_) return;
+    const int64_t now = now_ns();
+    if (now < single_copy_until_ns_) return;
     single_copy_until_ns_ = 0;
+    stall_hold_ended_ns_ = now;
     handle_.api.rdma_threshold = rdma_threshold_;
     host_->log(self_, PLEXUS_LOG_DETAIL, "no stall for %lld ms: single copy from %llu bytes again",
-               static_cast<long long>(kStallHoldNs / 1'000'000), static_cast<unsigned long long>(rdma_threshold_));
+               static_cast<long long>(stall_hold_ns_ / 1'000'000), static_cast<unsigned long long>(rdma_threshold_));
 }
 
 }  // namespace plexus::btl_sm

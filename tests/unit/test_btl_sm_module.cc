@@ -425,8 +425,9 @@ TEST_F(SmModuleTest, ExhaustedFragmentsSayAgainAndLoseNothing) {
 }
 
 // Receivers that hold every fragment past btl_sm_single_copy_stall (descheduled on a busy
-// machine): rendezvous payloads from the eager limit on go by single copy, for kStallHoldNs after
-// the last stall; a fragment coming back in time restarts the clock.
+// machine): rendezvous payloads from the eager limit on go by single copy, for a hold after the
+// last stall (kStallHoldNs, doubled when stalls keep coming back); a fragment coming back in time
+// restarts the clock.
 class SmStallTest : public SmModuleTest {
 protected:
     void open_stalling(int64_t stall_us) {
@@ -475,6 +476,26 @@ TEST_F(SmStallTest, TheThresholdComesBackAfterTheHold) {
     ASSERT_EQ(ranks[0].module->register_mem(buf, sizeof buf, &h), PLEXUS_SUCCESS);
     EXPECT_EQ(threshold(), SmParams{}.eager_limit) << "within the hold";
     sleep_us(kStallHoldNs / 1000 + 10000);
+    ASSERT_EQ(ranks[0].module->register_mem(buf, sizeof buf, &h), PLEXUS_SUCCESS);
+    EXPECT_EQ(threshold(), SmParams{}.single_copy_threshold);
+}
+
+// A stall again soon after coming back: the machine is still busy, so the next hold is twice as
+// long (a busy machine then pays the stall bound ever more rarely).
+TEST_F(SmStallTest, AStallRightAfterTheHoldDoublesTheNextHold) {
+    open_stalling(0);
+    char buf[64];
+    plexus_btl_mem_handle_t h{};
+    sleep_us(kStallHoldNs / 1000 + 10000);
+    ASSERT_EQ(ranks[0].module->register_mem(buf, sizeof buf, &h), PLEXUS_SUCCESS);
+    ASSERT_EQ(threshold(), SmParams{}.single_copy_threshold);
+    EXPECT_EQ(send(0, 1, "x"), PLEXUS_ERR_AGAIN) << "the receiver still holds every fragment";
+    EXPECT_EQ(threshold(), SmParams{}.eager_limit);
+    EXPECT_EQ(ranks[0].module->stall_switches(), 2u);
+    sleep_us(kStallHoldNs / 1000 + 10000);
+    ASSERT_EQ(ranks[0].module->register_mem(buf, sizeof buf, &h), PLEXUS_SUCCESS);
+    EXPECT_EQ(threshold(), SmParams{}.eager_limit) << "the second hold is twice the first";
+    sleep_us(kStallHoldNs / 1000);
     ASSERT_EQ(ranks[0].module->register_mem(buf, sizeof buf, &h), PLEXUS_SUCCESS);
     EXPECT_EQ(threshold(), SmParams{}.single_copy_threshold);
 }
