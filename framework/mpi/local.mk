@@ -12,7 +12,8 @@ framework_mpi_libmpi_la_SOURCES = \
 	framework/mpi/proc_table.h framework/mpi/proc_table.cc
 
 # The MPI layer's objects and rules that need no PML: handles, predefined datatypes and error
-# handlers, error codes and reporting, argument checks, the request pool, the Bsend allocator.
+# handlers, error codes and reporting, argument checks, the request pool, the Bsend allocator,
+# the memory of MPI_Alloc_mem.
 # A convenience library inside libmpi, so that unit tests link it without a running PML.
 noinst_LTLIBRARIES += framework/mpi/libmpi_base.la
 framework_mpi_libmpi_base_la_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CPPFLAGS)
@@ -26,7 +27,8 @@ framework_mpi_libmpi_base_la_SOURCES = \
 	framework/mpi/request_flags.h framework/mpi/request_pool.h framework/mpi/request_pool.cc \
 	framework/mpi/request_check.h framework/mpi/request_check.cc \
 	framework/mpi/request_complete.h framework/mpi/request_complete.cc \
-	framework/mpi/bsend_buffer.h framework/mpi/bsend_buffer.cc
+	framework/mpi/bsend_buffer.h framework/mpi/bsend_buffer.cc \
+	framework/mpi/shareable_memory.h framework/mpi/shareable_memory.cc
 
 # The library state (MPI_Init's sequence), starting operations, and the C API, one file per family.
 framework_mpi_libmpi_la_SOURCES += \
@@ -39,7 +41,7 @@ framework_mpi_libmpi_la_SOURCES += \
 	framework/mpi/api/sendrecv.cc framework/mpi/api/bsend.cc \
 	framework/mpi/api/probe_cancel.cc framework/mpi/api/persistent.cc \
 	framework/mpi/api/request_completion.cc framework/mpi/api/request_completion_multi.cc \
-	framework/mpi/api/errors.cc
+	framework/mpi/api/errors.cc framework/mpi/api/alloc_mem.cc
 
 include framework/mpi/datatype/local.mk
 include framework/mpi/comm/local.mk

@@ -593,6 +593,13 @@ int main(int argc, char **argv) {
     CHECK(len > 0 && len < MPI_MAX_PROCESSOR_NAME);
     t = MPI_Wtime();
     CHECK(MPI_Wtime() >= t && MPI_Wtick() > 0);
+    {
+        char *mem = NULL;
+        OK(MPI_Alloc_mem(64, MPI_INFO_NULL, &mem));
+        CHECK(mem != NULL);
+        if (mem) memset(mem, 1, 64);
+        OK(MPI_Free_mem(mem));
+    }
     CHECK(comm == MPI_COMM_NULL && MPI_ANY_SOURCE < 0 && MPI_ANY_TAG < 0 && MPI_PROC_NULL < 0 && MPI_ROOT < 0);
     CHECK(MPI_UNDEFINED == -32766);
 

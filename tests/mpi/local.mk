@@ -108,6 +108,7 @@ include tests/mpi/datatypes.mk
 include tests/mpi/comms.mk
 include tests/mpi/attrs.mk
 include tests/mpi/colls.mk
+include tests/mpi/mpi22_calls.mk
 
 mpi_runs_default = tests/mpi/default/pingpong.sh tests/mpi/default/ring.sh \
 	tests/mpi/default/ordering.sh tests/mpi/default/allpairs_stress.sh \

@@ -338,6 +338,10 @@ int MPI_Get_version(int *version, int *subversion);
 int MPI_Get_library_version(char *version, int *resultlen);
 double MPI_Wtime(void);
 double MPI_Wtick(void);
+/* Memory one-sided windows can share with the node's peers; size 0 gives a unique pointer,
+ * MPI_Free_mem(NULL) does nothing. */
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int MPI_Free_mem(void *base);
 
 /* ------------------------------------------------------------------ communicators */
 int MPI_Comm_rank(MPI_Comm comm, int *rank);

@@ -1,0 +1,218 @@
+// See shareable_memory.h.
+#include "mpi/shareable_memory.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace plexus::mpi {
+
+struct ShareableMemory::Segment {
+    int fd = -1;
+    char *base = nullptr;
+    size_t span = 0;
+    std::map<size_t, size_t> free;  // offset -> length, never adjacent (merged on release)
+};
+
+namespace {
+
+size_t page_size() {
+    static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    return page;
+}
+
+size_t round_down(size_t x, size_t to) { return x / to * to; }
+size_t round_up(size_t x, size_t to) { return round_down(x + to - 1, to); }
+
+// What a single allocation can never exceed: the machine's memory and swap (tmpfs pages can go
+// to swap). A larger request would only end in the OOM killer, as malloc refuses it too.
+size_t machine_memory() {
+    struct sysinfo si;
+    if (sysinfo(&si) != 0) return SIZE_MAX;
+    return (static_cast<size_t>(si.totalram) + si.totalswap) * si.mem_unit;
+}
+
+std::string errno_text(const char *what, int err) { return std::string(what) + ": " + std::strerror(err); }
+
+}  // namespace
+
+ShareableMemory::ShareableMemory(size_t segment_span) : span_(round_up(segment_span, page_size())) {}
+
+ShareableMemory::~ShareableMemory() {
+    for (auto &s : segments_) {
+        munmap(s->base, s->span);
+        close(s->fd);
+    }
+}
+
+ShareableMemory::Segment *ShareableMemory::add_segment(size_t at_least, std::string *why) {
+    auto s = std::make_unique<Segment>();
+    s->fd = memfd_create("plexus-alloc-mem", MFD_CLOEXEC);
+    if (s->fd < 0) {
+        *why = errno_text("memfd_create", errno);
+        return nullptr;
+    }
+    // A process limited in address space (ulimit -v) may not map the full span: then exactly
+    // what this request needs.
+    for (size_t span : {std::max(span_, at_least), at_least}) {
+        if (ftruncate(s->fd, static_cast<off_t>(span)) != 0) {
+            *why = errno_text("ftruncate of the memfd", errno);
+            continue;
+        }
+        void *p = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
+        if (p == MAP_FAILED) {
+            *why = errno_text("mmap of the memfd", errno);
+            continue;
+        }
+        s->base = static_cast<char *>(p);
+        s->span = span;
+        s->free.emplace(0, span);
+        segments_.push_back(std::move(s));
+        return segments_.back().get();
+    }
+    close(s->fd);
+    return nullptr;
+}
+
+bool ShareableMemory::carve(Segment &s, size_t bytes, size_t alignment, size_t *offset) {
+    const auto base = reinterpret_cast<uintptr_t>(s.base);
+    for (auto it = s.free.begin(); it != s.free.end(); ++it) {
+        const size_t start = it->first, end = it->first + it->second;
+        const size_t at = round_up(base + start, alignment) - base;
+        if (at > end || end - at < bytes) continue;
+        s.free.erase(it);
+        if (at > start) s.free.emplace(start, at - start);
+        if (at + bytes < end) s.free.emplace(at + bytes, end - at - bytes);
+        *offset = at;
+        return true;
+    }
+    return false;
+}
+
+// Returns [offset, offset + bytes) to the free ranges and releases the pages now wholly free
+// (a page shared with a live neighbour keeps its memory).
+void ShareableMemory::give_back(Segment &s, size_t offset, size_t bytes) {
+    size_t start = offset, end = offset + bytes;
+    auto next = s.free.lower_bound(offset);
+    if (next != s.free.end() && next->first == end) {
+        end += next->second;
+        next = s.free.erase(next);
+    }
+    if (next != s.free.begin()) {
+        auto prev = std::prev(next);
+        if (prev->first + prev->second == start) {
+            start = prev->first;
+            s.free.erase(prev);
+        }
+    }
+    s.free.emplace(start, end - start);
+    const size_t page = page_size();
+    const size_t lo = std::max(round_up(start, page), round_down(offset, page));
+    const size_t hi = std::min(round_down(end, page), round_up(offset + bytes, page));
+    if (hi > lo)
+        fallocate(s.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(lo),
+                  static_cast<off_t>(hi - lo));
+}
+
+// A segment with nothing in it goes, unless it is the last one (the next allocation would only
+// make it again).
+void ShareableMemory::drop_if_empty(Segment &s) {
+    if (segments_.size() < 2 || s.free.size() != 1 || s.free.begin()->second != s.span) return;
+    munmap(s.base, s.span);
+    close(s.fd);
+    segments_.erase(std::find_if(segments_.begin(), segments_.end(), [&](auto &u) { return u.get() == &s; }));
+}
+
+void *ShareableMemory::allocate(size_t size, size_t alignment, std::string *why) {
+    const size_t limit = machine_memory();
+    if (size > limit) {
+        *why = "more than this machine's memory and swap (" + std::to_string(limit) + " bytes)";
+        return nullptr;
+    }
+    const size_t page = page_size();
+    const size_t bytes = round_up(std::max<size_t>(size, 1), kGrain);
+    alignment = std::max({alignment, kGrain, bytes >= page ? page : size_t{1}});
+
+    std::lock_guard guard(lock_);
+    Segment *seg = nullptr;
+    size_t offset = 0;
+    for (auto &s : segments_)
+        if (carve(*s, bytes, alignment, &offset)) {
+            seg = s.get();
+            break;
+        }
+    if (!seg) {
+        seg = add_segment(round_up(bytes + alignment, page), why);
+        if (!seg) return nullptr;
+        carve(*seg, bytes, alignment, &offset);  // a fresh segment of at least bytes + alignment
+    }
+    // Back the pages now: out of memory is an error here rather than SIGBUS at first touch.
+    const size_t lo = round_down(offset, page), hi = round_up(offset + bytes, page);
+    if (fallocate(seg->fd, 0, static_cast<off_t>(lo), static_cast<off_t>(hi - lo)) != 0) {
+        *why = errno_text("backing the memory (fallocate)", errno);
+        give_back(*seg, offset, bytes);
+        drop_if_empty(*seg);
+        return nullptr;
+    }
+    char *p = seg->base + offset;
+    blocks_.emplace(reinterpret_cast<uintptr_t>(p), Block{seg, offset, size, bytes});
+    return p;
+}
+
+ShareableMemory::Release ShareableMemory::release(void *p, std::string *why) {
+    const auto addr = reinterpret_cast<uintptr_t>(p);
+    std::lock_guard guard(lock_);
+    auto it = blocks_.find(addr);
+    if (it == blocks_.end()) {
+        auto after = blocks_.upper_bound(addr);
+        if (after != blocks_.begin()) {
+            const auto &[base, b] = *std::prev(after);
+            if (addr - base < b.taken) {
+                *why = "it lies " + std::to_string(addr - base) + " bytes into an allocation of " +
+                       std::to_string(b.size) + " bytes: pass the address MPI_Alloc_mem returned";
+                return Release::NotAllocated;
+            }
+        }
+        *why = "it was not returned by MPI_Alloc_mem, or was freed already";
+        return Release::NotAllocated;
+    }
+    const Block b = it->second;
+    blocks_.erase(it);
+    give_back(*b.segment, b.offset, b.taken);
+    drop_if_empty(*b.segment);
+    return Release::Freed;
+}
+
+std::optional<SharedRange> ShareableMemory::find(const void *p) const {
+    const auto addr = reinterpret_cast<uintptr_t>(p);
+    std::lock_guard guard(lock_);
+    auto after = blocks_.upper_bound(addr);
+    if (after == blocks_.begin()) return std::nullopt;
+    const auto &[base, b] = *std::prev(after);
+    const size_t into = addr - base;
+    if (into > b.size || (into == b.size && into != 0)) return std::nullopt;
+    return SharedRange{b.segment->fd, b.offset + into, b.size - into};
+}
+
+size_t ShareableMemory::live_allocations() const {
+    std::lock_guard guard(lock_);
+    return blocks_.size();
+}
+
+size_t ShareableMemory::segment_count() const {
+    std::lock_guard guard(lock_);
+    return segments_.size();
+}
+
+ShareableMemory &shareable_memory() {
+    // Never destroyed: memory handed out stays valid through exit handlers that may still use it.
+    static ShareableMemory *instance = new ShareableMemory;
+    return *instance;
+}
+
+}  // namespace plexus::mpi
