@@ -51,5 +51,11 @@ tools/mpicc/mpicxx-build-tree: $(top_srcdir)/tools/mpicc/wrapper.in Makefile
 	  incdir='$(abs_top_srcdir)/framework/mpi/include' libdir='$(abs_top_builddir)/framework/mpi/.libs' \
 	  rpath='$(MPICC_BUILD_LIBDIRS:%=-Wl,-rpath,%)'; $(mpicc_generate)
 
+# The spellings of Open MPI and MPICH (-show, -showme:X, -compile_info, -link_info), and an
+# OSU-benchmark-style program (MPI_Alloc_mem) built with the build-tree mpicc and run.
+mpicc_tests = tests/cli/mpicc_mpich_spellings.sh tests/cli/mpicc_osu_style.sh
+TESTS += $(mpicc_tests)
+EXTRA_DIST += $(mpicc_tests)
+
 # After install: the installed wrappers build and link an MPI program (make installcheck).
 EXTRA_DIST += tests/install/mpicc_installed.sh
