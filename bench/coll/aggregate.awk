@@ -6,14 +6,19 @@
 # number of runs follow. A size no run finished gets the reason instead, from run.sh's marks file
 # ("REP coll size reason" lines: timeout, after_timeout, failed), or "failed".
 # usage: awk -v coll=C -v n=RANKS -v impl=I -v sizes=S1,S2,... -v keep=best|median
-#            -f aggregate.awk MARKS RUN_OUTPUT...
+#            [-v mode=osu] -f aggregate.awk MARKS RUN_OUTPUT...
+# mode=osu (coll_bench --mode osu prints "COLL SIZE avg_over_ranks min max iterations"): the same,
+# with one number per run (the average over the ranks), so lowest and highest are the fastest and
+# slowest run.
 # prints: coll ranks impl size value [lowest highest runs]
 NF == 4 && $2 == coll { if (!($3 in why)) why[$3] = $4; next }
 $1 == coll && NF >= 6 {
     s = $2
     median[s] = median[s] " " $3
-    if (!(s in lo) || $4 + 0 < lo[s]) lo[s] = $4 + 0
-    if (!(s in hi) || $5 + 0 > hi[s]) hi[s] = $5 + 0
+    low = mode == "osu" ? $3 : $4
+    high = mode == "osu" ? $3 : $5
+    if (!(s in lo) || low + 0 < lo[s]) lo[s] = low + 0
+    if (!(s in hi) || high + 0 > hi[s]) hi[s] = high + 0
     runs[s]++
 }
 END {

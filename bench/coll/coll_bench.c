@@ -13,9 +13,14 @@
  * The control messages (go on / stop) are point-to-point and sent between iterations, outside
  * the timed calls.
  *
- * Output on rank 0: '#' header lines, then "COLL SIZE max_us mean_us min_us iterations" per
- * point (SIZE 0 for barrier), flushed at once so that a run cut short by a timeout keeps the
- * points it finished. */
+ * Output on rank 0: '#' header lines, then "COLL SIZE median_batch_us lowest_batch_us
+ * highest_batch_us iterations" per point (SIZE 0 for barrier), flushed at once so that a run cut
+ * short by a timeout keeps the points it finished.
+ *
+ * --mode osu instead times every point exactly as osu_bcast does (measure_osu): a fixed number of
+ * iterations, no batches, and the average over the ranks; "COLL SIZE avg_us min_us max_us
+ * iterations". The two modes disagree where one rank's time differs from the others' or where
+ * rare long stalls dominate the mean (README.md, "Two ways of timing one broadcast"). */
 #include "../pt2pt/affinity.h"
 #include "../pt2pt/buffers.h"
 #include "../pt2pt/p2p_sync.h"
@@ -147,11 +152,54 @@ static void measure(const coll_kind *kind, coll_buffers *b, const coll_options *
     fflush(stdout);
 }
 
+/* One point as osu_bcast (and its siblings) time it: after the checked call, --skip untimed and
+ * --max-iters timed calls in one loop, each call timed alone on every rank and followed by
+ * MPI_Barrier (Barrier itself back to back); each rank's mean time per call, and over the ranks
+ * the average (OSU's default output, printed first), the minimum and the maximum. Unlike the
+ * batches above, a rank's mean covers every timed call, stalls included, and the ranks that
+ * finish early (the root of a Bcast) pull the average down. */
+static void measure_osu(const coll_kind *kind, coll_buffers *b, const coll_options *opt,
+                        double *all) {
+    kind->fill(b);
+    kind->call(b);
+    kind->check(b);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double in_calls = 0;
+    for (int i = 0; i < opt->skip + opt->max_iters; i++) {
+        double t0 = MPI_Wtime();
+        kind->call(b);
+        if (i >= opt->skip) in_calls += MPI_Wtime() - t0;
+        if (kind->has_size) MPI_Barrier(MPI_COMM_WORLD);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    p2p_gather_double(in_calls * 1e6 / opt->max_iters, all);
+    if (b->rank != 0) return;
+    double min = all[0], max = all[0], sum = 0;
+    for (int r = 0; r < b->ranks; r++) {
+        sum += all[r];
+        if (all[r] < min) min = all[r];
+        if (all[r] > max) max = all[r];
+    }
+    printf("%s %zu %.3f %.3f %.3f %d\n", kind->name, b->size, sum / b->ranks, min, max,
+           opt->max_iters);
+    fflush(stdout);
+}
+
 static void print_header(const coll_options *opt, int ranks) {
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0;
     MPI_Get_library_version(version, &len);
     version[strcspn(version, "\n")] = '\0'; /* MPICH's string runs over many lines */
+    if (opt->osu) {
+        printf("# collective latency, osu mode: per rank the mean time per call (us) of %d timed "
+               "calls after %d untimed ones, each followed by MPI_Barrier (barrier itself back "
+               "to back); root 0\n# library: %s\n# ranks: %d\n"
+               "# coll size_bytes avg_over_ranks_us min_over_ranks_us max_over_ranks_us "
+               "iterations\n",
+               opt->max_iters, opt->skip, version, ranks);
+        fflush(stdout);
+        return;
+    }
     printf("# collective latency: max over the ranks of the mean time per call (us), median of "
            "the batches; barrier between timed calls, barrier itself back to back; root 0\n");
     printf("# library: %s\n# ranks: %d; per point: %d batches of timed iterations, %g s in all, "
@@ -178,7 +226,8 @@ int main(int argc, char **argv) {
         const coll_kind *kind = coll_find(opt.colls[k]);
         for (int s = 0; s < (kind->has_size ? opt.nsizes : 1); s++) {
             b.size = kind->has_size ? opt.sizes[s] : 0;
-            measure(kind, &b, &opt, all);
+            if (opt.osu) measure_osu(kind, &b, &opt, all);
+            else measure(kind, &b, &opt, all);
         }
     }
     free(all);

@@ -10,10 +10,12 @@
 
 static const char usage[] =
     "usage: coll_bench [--colls LIST] [--sizes B1,B2,...] [--seconds S] [--batches N]\n"
-    "                  [--min-iters N] [--max-iters N] [--skip N]\n"
+    "                  [--min-iters N] [--max-iters N] [--skip N] [--mode batches|osu]\n"
     "  LIST: some of barrier,bcast,reduce,allreduce,allgather,alltoall (default: all)\n"
     "  sizes: ascending byte counts, multiples of 4, at most 64M; k and M suffixes allowed\n"
-    "         (per-rank block for allgather and alltoall)\n";
+    "         (per-rank block for allgather and alltoall)\n"
+    "  --mode osu: per size --skip untimed then --max-iters timed calls, each followed by\n"
+    "         MPI_Barrier; the average over the ranks of their mean (osu_bcast's loop)\n";
 
 static int complain(int rank, const char *what, const char *value) {
     if (rank == 0)
@@ -96,6 +98,11 @@ int coll_parse_options(int argc, char **argv, int rank, coll_options *opt) {
             bad = parse_int(value, 1, &opt->max_iters);
         else if (!strcmp(name, "--skip"))
             bad = parse_int(value, 0, &opt->skip);
+        else if (!strcmp(name, "--mode")) {
+            bad = !value || (strcmp(value, "osu") && strcmp(value, "batches"));
+            if (bad) return complain(rank, "--mode wants batches or osu", value);
+            opt->osu = !strcmp(value, "osu");
+        }
         else
             return complain(rank, "unknown option", name);
         if (bad) return complain(rank, name, value);

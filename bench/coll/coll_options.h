@@ -19,6 +19,7 @@ typedef struct {
     int batches;              /* split into this many batches (the median one is reported), */
     int min_iters, max_iters; /* each of at least and at most this many iterations */
     int skip;                /* warm-up iterations, fewer when they would exceed seconds / 4 */
+    int osu;                 /* --mode osu: osu_bcast's loop (coll_bench.c, measure_osu) */
 } coll_options;
 
 /* Fills *opt with the defaults and then argv. Returns 0, or prints what was wrong (on rank 0)

@@ -20,4 +20,8 @@ BENCH_COLL_FLAGS =
 bench-coll:
 	-$(MAKE) $(AM_MAKEFLAGS) $(bench_coll_plexus)
 	$(SHELL) $(top_srcdir)/bench/coll/run.sh $(abs_top_builddir) '$(BENCH_RESULTS)/coll' $(BENCH_COLL_FLAGS)
-.PHONY: bench-coll
+# The same programs timed as osu_bcast times them (bench/coll/README.md, "Two ways of timing").
+bench-coll-osu:
+	-$(MAKE) $(AM_MAKEFLAGS) $(bench_coll_plexus)
+	$(SHELL) $(top_srcdir)/bench/coll/run.sh $(abs_top_builddir) '$(BENCH_RESULTS)/coll-osu' --mode osu $(BENCH_COLL_FLAGS)
+.PHONY: bench-coll bench-coll-osu

@@ -4,7 +4,9 @@
 # the ratio is Plexus over the better of Open MPI and MPICH; oversubscribed cells carry the range
 # of the batches of all runs. Then the issue's orientation rows and a count of the rows Plexus
 # wins.
-# usage: awk -v cores=N -f report.awk DATA
+# mode=osu: the data of run.sh --mode osu (one number per run: the average over the ranks), with
+# issue 15's osu_bcast rows instead.
+# usage: awk -v cores=N [-v mode=osu] -f report.awk DATA
 
 function numeric(v) { return v ~ /^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$/ }
 
@@ -96,16 +98,37 @@ BEGIN {
         key_at[c, ++nkeys[c]] = n SUBSEP size
     }
 }
-END {
+function explain_batches() {
     print "Values: up to " cores " ranks (one per core) the fastest batch of all runs; above, the"
     print "median batch (median over the runs) with [fastest-slowest batch]. Each batch: the"
     print "maximum over the ranks of the mean time per call."
+}
+
+function explain_osu() {
+    print "osu mode (osu_bcast's loop: 10 untimed and 200 timed calls, a barrier after each)."
+    print "Values: the average over the ranks of each rank's mean time per call; up to " cores
+    print "ranks the fastest run, above the median run with [fastest-slowest run]."
+}
+
+# The rows of issue 15 (item 8), measured with osu_bcast: Plexus against Open MPI.
+function orientation_osu() {
+    print "\nIssue 15's osu_bcast rows (issue: Plexus / Open MPI):"
+    orientation("Bcast 1 MB, 8 ranks", "bcast", 8, 1048576, "430-700 / 180-280 us")
+    orientation("Bcast 1 MB, 2 ranks", "bcast", 2, 1048576, "32-65 / 81-92 us")
+    orientation("Bcast 64 KB, 4 ranks", "bcast", 4, 65536, "level")
+}
+
+END {
+    if (mode == "osu") explain_osu(); else explain_batches()
     for (k = 1; k <= ncolls; k++) if (nkeys[colls[k]]) table(colls[k])
-    print "\nThe issue's orientation rows, 8 ranks on " cores " cores (issue: Open MPI / MPICH):"
-    orientation("Bcast 8 B", "bcast", 8, 8, "11 / 4.1 us")
-    orientation("Bcast 64 KB", "bcast", 8, 65536, "22 / 50,557 us")
-    orientation("Allreduce 8 B", "allreduce", 8, 8, "21 / 23,981 us")
-    orientation("Allreduce 1 MB", "allreduce", 8, 1048576, "1,436 / 93,441 us")
+    if (mode == "osu") orientation_osu()
+    else {
+        print "\nThe issue's orientation rows, 8 ranks on " cores " cores (issue: Open MPI / MPICH):"
+        orientation("Bcast 8 B", "bcast", 8, 8, "11 / 4.1 us")
+        orientation("Bcast 64 KB", "bcast", 8, 65536, "22 / 50,557 us")
+        orientation("Allreduce 8 B", "allreduce", 8, 8, "21 / 23,981 us")
+        orientation("Allreduce 1 MB", "allreduce", 8, 1048576, "1,436 / 93,441 us")
+    }
     printf "\nRows where Plexus is at least as fast as the better of Open MPI and MPICH:\n"
     if (!compared_all) print "  none compared (Plexus, or both others, not measured)"
     for (k = 1; k <= ncolls; k++)

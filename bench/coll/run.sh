@@ -4,24 +4,26 @@
 # compiler wrapper, runs it with each launcher (one run per implementation, rank count and
 # collective, every run under a timeout, the implementations interleaved), and writes per
 # collective a CSV (impl,ranks,size,value_us,lowest_us,highest_us,runs) and a PNG, and one table
-# with Plexus / best-other ratios. See bench/coll/README.md.
+# with Plexus / best-other ratios. See bench/coll/README.md. --mode osu times every point the
+# way osu_bcast does instead (coll_bench --mode osu; Bcast by default, 1 KB to 4 MB).
 #
-# usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl plexus,openmpi,mpich] [--ranks 2,4,8]
-#               [--colls LIST] [--repeat N] [--timeout SECONDS]
+# usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--mode batches|osu] [--impl plexus,openmpi,mpich]
+#               [--ranks 2,4,8] [--colls LIST] [--repeat N] [--timeout SECONDS]
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
-usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl plexus,openmpi,mpich] [--ranks 2,4,8] [--colls LIST] [--repeat N] [--timeout SECONDS]"
+usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--mode batches|osu] [--impl plexus,openmpi,mpich] [--ranks 2,4,8] [--colls LIST] [--repeat N] [--timeout SECONDS]"
 [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "run.sh: build directory '$1' does not exist" >&2; exit 2; }
 results=$2
 shift 2
 all_colls=barrier,bcast,reduce,allreduce,allgather,alltoall
-quick=0 impls=plexus,openmpi,mpich ranks=2,4,8 colls=$all_colls repeat='' run_timeout=''
+quick=0 mode=batches impls=plexus,openmpi,mpich ranks=2,4,8 colls='' repeat='' run_timeout=''
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
+    --mode) mode=${2:?--mode wants batches or osu}; shift ;;
     --impl) impls=${2:?--impl wants a list such as plexus,openmpi,mpich}; shift ;;
     --ranks) ranks=${2:?--ranks wants a list such as 2,4,8}; shift ;;
     --colls) colls=${2:?--colls wants a list such as bcast,allreduce}; shift ;;
@@ -31,6 +33,11 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+case $mode in batches|osu) ;; *) echo "run.sh: --mode: '$mode' is not batches or osu" >&2; exit 2 ;; esac
+if [ -z "$colls" ]; then
+  colls=$all_colls
+  [ "$mode" = osu ] && colls=bcast
+fi
 # label, reap_strays, find_compiler, set_launcher, launch_flags, wait_quiet, shm_snapshot, ...
 # (they need $work, made below, only when called)
 # shellcheck source=../lib/common.sh
@@ -62,6 +69,14 @@ else
   repeat=${repeat:-4} point_timeout=${run_timeout:-30} budget=40 quiet_wait=5 quiet_total=60
   sizes="8,64,256,1024,4096,16384,65536,262144,1048576"
   bench_args=(--seconds 0.25 --batches 5 --skip 10)
+fi
+# osu_bcast's loop: 10 untimed and 200 timed calls per size, whatever they take (MPICH's
+# oversubscribed calls take milliseconds each, so a point may be silent for longer).
+if [ "$mode" = osu ]; then
+  sizes="1024,16384,65536,262144,1048576,4194304"
+  [ "$quick" = 1 ] && sizes="65536,1048576,4194304"
+  point_timeout=${run_timeout:-60}
+  bench_args=(--mode osu --skip 10 --max-iters 200)
 fi
 
 mkdir -p "$results/raw" || { echo "run.sh: cannot create $results" >&2; exit 1; }
@@ -237,19 +252,22 @@ run_config() {
     for c in ${colls//,/ }; do
       want=$sizes
       [ "$c" = barrier ] && want=0
-      awk -v coll="$c" -v n="$n" -v impl="$impl" -v sizes="$want" -v keep="$keep" \
+      awk -v coll="$c" -v n="$n" -v impl="$impl" -v sizes="$want" -v keep="$keep" -v mode="$mode" \
         -f "$here/aggregate.awk" "$results/raw/n$n-$impl.marks" "${outputs[@]}" >>"$data"
     done
   done
 }
 
 echo "Collective benchmarks: $(date '+%F %T'), $ncores cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-[ "$quick" = 1 ] && echo "quick mode: sizes 8 B, 1 KB, 64 KB, 1 MB; 0.1 s per point; a single run each"
+[ "$quick" = 1 ] && echo "quick mode: sizes ${sizes//,/ } B$([ "$mode" = batches ] && echo '; 0.1 s per point'); a single run each"
+[ "$mode" = osu ] && echo "osu mode (osu_bcast's loop): per size 10 untimed and 200 timed calls, a barrier after each; the average over the ranks"
 prepare_impls "$impls" build_program coll_bench.c
 setup_host_probe "$results/raw"
+unit=batch
+[ "$mode" = osu ] && unit=run
 echo "one run: one implementation and rank count, all points; a point silent for ${point_timeout} s is a timeout;" \
   "up to $repeat runs, one only when a run took over ${budget} s;" \
-  "kept: the fastest batch at up to $ncores ranks, the median batch (median over runs) above"
+  "kept: the fastest $unit at up to $ncores ranks, the median $unit (median over runs) above"
 
 for n in ${ranks//,/ }; do run_config "$n"; done
 
@@ -261,7 +279,7 @@ for coll in ${colls//,/ }; do
   awk -v c="$coll" -v OFS=, '$1 == c { print $3, $2, $4, $5, $6, $7, $8 }' "$data" >>"$csv"
 done
 echo
-awk -v cores="$ncores" -f "$here/report.awk" "$data" | tee "$results/table.txt"
+awk -v cores="$ncores" -v mode="$mode" -f "$here/report.awk" "$data" | tee "$results/table.txt"
 echo
 quiet_summary
 "$here/plot.sh" "$data" "$results" "$colls"
