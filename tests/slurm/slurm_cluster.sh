@@ -40,6 +40,7 @@ AuthInfo=socket=$slurm_dir/munge.sock
 CredType=cred/munge
 StateSaveLocation=$slurm_dir/state
 SlurmdSpoolDir=$slurm_dir/spool
+TmpFS=$slurm_dir/tmp
 SlurmctldPidFile=$slurm_dir/slurmctld.pid
 SlurmdPidFile=$slurm_dir/slurmd.pid
 SlurmctldLogFile=$slurm_dir/slurmctld.log
@@ -76,7 +77,11 @@ _sl_wait_idle() {
 
 slurm_start() {
   _sl_need || return 1
-  mkdir -p "$slurm_dir/state" "$slurm_dir/spool" && chmod 711 "$slurm_dir" || return 1
+  # One private cluster at a time on this machine (make check -j runs the Slurm tests side by
+  # side): Slurm's PMIx plugin names its per-step state by job id, which every cluster starts at 1.
+  exec 9>"/tmp/plexus-slurm-tests.lock"
+  flock 9
+  mkdir -p "$slurm_dir/state" "$slurm_dir/spool" "$slurm_dir/tmp" && chmod 711 "$slurm_dir" || return 1
   head -c 1024 /dev/urandom >"$slurm_dir/munge.key" && chmod 600 "$slurm_dir/munge.key"
   _sl_daemon munged munged -F -f --socket="$slurm_dir/munge.sock" --key-file="$slurm_dir/munge.key" \
     --log-file="$slurm_dir/munged.log" --pid-file="$slurm_dir/munged.pid" --seed-file="$slurm_dir/munged.seed"
