@@ -15,11 +15,15 @@ int choose_barrier(const Params &p, int size) {
 
 // Oversubscribed, linear below bcast_linear_bytes: at 8 ranks 16 KB takes 2 us linear against
 // 8-10 binomial, 64 KB 33-40 against 27-32 (the root's p - 1 copies then cost more than relays).
-// From there the pipeline (chains of eager segments): 4 ranks, 64 KB / 256 KB / 1 MB, 4.1 / 18 /
-// 137 us against binomial's 16-21 / 45-60 / 172; 8 ranks 2.3-23 / 48-54 / 265-303 against
-// 37-45 / 87-124 / 308-441 (Open MPI 33-35 / 94-100 / 379-390).
+// From there the pipeline (chains of eager segments): 4 ranks, 64 KB / 256 KB, 4.1 / 18 us
+// against binomial's 16-21 / 45-60; 8 ranks 2.3-23 / 48-54 against 37-45 / 87-124. From
+// bcast_pipeline_bytes linear again: the root's segments to the chains no longer fit in the
+// transport's fragments and boxes, so every few segments wait for a relay to be scheduled; with
+// other programs on the CPUs, osu_bcast's loop at 8 ranks, 1 MB / 4 MB: pipeline 5,400-8,300 /
+// 32,600-39,200 us, linear 430-1,020 / 3,250-3,520 (Open MPI 1,480-2,140 / 6,250; README.md).
 int choose_bcast(const Params &p, int size, long bytes) {
-    if (p.oversubscribed && bytes >= p.bcast_linear_below && size > 2) return kBcastPipeline;
+    if (relay_free(p, size))
+        return bytes >= p.bcast_linear_below && bytes < p.bcast_pipeline_below ? kBcastPipeline : kBcastLinear;
     if (bytes >= p.bcast_large && bytes >= size && size > 2) return kBcastScatterAllgather;
     return p.oversubscribed && bytes < p.bcast_linear_below ? kBcastLinear : kBcastBinomial;
 }

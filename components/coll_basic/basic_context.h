@@ -34,6 +34,9 @@ struct Params {
     long bcast_linear_below = 0;
     // Bytes of one segment of the pipelined (chain) bcast.
     long bcast_segment = 0;
+    // On an oversubscribed node, Bcast messages from this many bytes go linear again (each process
+    // receives the whole message from the root, by single copy where the transport offers it).
+    long bcast_pipeline_below = 0;
     // On an oversubscribed node from 3 processes, Allreduce vectors below the first go reduce_bcast,
     // from it below the second direct.
     long allreduce_reduce_bcast_below = 0;

@@ -30,6 +30,7 @@ struct Storage {
     uint64_t reduce_linear_below = kDefaultReduceLinearBelow;
     uint64_t bcast_linear_below = kDefaultBcastLinearBelow;
     uint64_t bcast_segment = kDefaultBcastSegment;
+    uint64_t bcast_pipeline_below = kDefaultBcastPipelineBelow;
     uint64_t allreduce_reduce_bcast_below = kDefaultAllreduceReduceBcastBelow;
     uint64_t allreduce_direct_below = kDefaultAllreduceDirectBelow;
 };
@@ -47,6 +48,7 @@ Params defaults() {
     p.reduce_linear_below = kDefaultReduceLinearBelow;
     p.bcast_linear_below = kDefaultBcastLinearBelow;
     p.bcast_segment = kDefaultBcastSegment;
+    p.bcast_pipeline_below = kDefaultBcastPipelineBelow;
     p.allreduce_reduce_bcast_below = kDefaultAllreduceReduceBcastBelow;
     p.allreduce_direct_below = kDefaultAllreduceDirectBelow;
     return p;
@@ -98,8 +100,8 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    "cut in segments of coll_basic_bcast_segment_bytes, each passed on while the next "
                    "arrives); auto uses scatter_allgather from coll_basic_bcast_large_bytes on "
                    "(communicators of more than 2 processes), below it binomial; on an oversubscribed "
-                   "node linear below coll_basic_bcast_linear_bytes and pipeline from it (from 3 "
-                   "processes). Default auto.",
+                   "node linear below coll_basic_bcast_linear_bytes, pipeline from it and linear again "
+                   "from coll_basic_bcast_pipeline_bytes (from 3 processes). Default auto.",
                    &g_params.bcast_algorithm),
         enumerated("reduce_algorithm", kReduceValues,
                    "Reduce algorithm: binomial (tree; keeps the operand order of non-commutative "
@@ -143,7 +145,8 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    "Whether auto's choices assume more ranks than CPUs on this node, where a process "
                    "waiting for a relay waits for it to be scheduled, so the algorithms without "
                    "relays win: linear barrier (from 3 processes), linear bcast below "
-                   "coll_basic_bcast_linear_bytes and pipeline from it (from 3 processes), linear reduce below coll_basic_reduce_linear_bytes "
+                   "coll_basic_bcast_linear_bytes and from coll_basic_bcast_pipeline_bytes, pipeline "
+                   "between them (from 3 processes), linear reduce below coll_basic_reduce_linear_bytes "
                    "and direct from it (from 3 processes), reduce_bcast and direct allreduce below "
                    "coll_basic_allreduce_reduce_bcast_bytes and coll_basic_allreduce_direct_bytes "
                    "(from 3 processes), "
@@ -198,8 +201,16 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
         threshold("bcast_linear_bytes", "64k",
                   "On a node with more ranks than CPUs (coll_basic_node_oversubscribed), Bcast "
                   "messages (count * type size) below this many bytes use linear under auto, larger "
-                  "ones binomial. Default 64k.",
+                  "ones pipeline (from 3 processes; binomial on 2). Default 64k.",
                   &g_storage.bcast_linear_below),
+        threshold("bcast_pipeline_bytes", "512k",
+                  "On a node with more ranks than CPUs (coll_basic_node_oversubscribed), from 3 "
+                  "processes, Bcast messages (count * type size) of at least this many bytes use "
+                  "linear again instead of pipeline under auto: every process takes the whole message "
+                  "from the root, which the shared-memory transport can do by single copy without "
+                  "the root running, while the chains' segments wait for every relay to be "
+                  "scheduled. Default 512k.",
+                  &g_storage.bcast_pipeline_below),
         desc("bcast_segment_bytes", PLEXUS_PARAM_SIZE, "8000",
              "Bytes of one segment of the pipeline bcast (what the shared-memory transport sends "
              "through its fast boxes, at most 8 KiB with the header). At least 1. Default 8000.",
@@ -228,6 +239,7 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
     g_params.reduce_linear_below = clamp_long(g_storage.reduce_linear_below);
     g_params.bcast_linear_below = clamp_long(g_storage.bcast_linear_below);
     g_params.bcast_segment = clamp_long(g_storage.bcast_segment);
+    g_params.bcast_pipeline_below = clamp_long(g_storage.bcast_pipeline_below);
     g_params.allreduce_reduce_bcast_below = clamp_long(g_storage.allreduce_reduce_bcast_below);
     g_params.allreduce_direct_below = clamp_long(g_storage.allreduce_direct_below);
     set_scratch_keep(g_storage.scratch_keep);

@@ -53,6 +53,7 @@ inline constexpr long kDefaultAllreduceReduceBcastBelow = 32 * 1024;
 inline constexpr long kDefaultAllreduceDirectBelow = 256 * 1024;
 inline constexpr long kDefaultBcastLinearBelow = 64 * 1024;
 inline constexpr long kDefaultBcastSegment = 8000;
+inline constexpr long kDefaultBcastPipelineBelow = 512 * 1024;
 inline constexpr long kDefaultScratchKeep = 64l * 1024 * 1024;
 
 // Registers every parameter; the effective values land in the process-wide parameters.

@@ -44,7 +44,7 @@ mpi_runs_extra += tests/mpi/default/coll_intra.sh tests/mpi/default/coll_intra_1
 	tests/mpi/default/coll_reduce_linear.sh tests/mpi/default/coll_barrier_linear.sh \
 	tests/mpi/default/coll_reduce_segmented.sh tests/mpi/default/coll_allreduce_reduce_bcast.sh \
 	tests/mpi/default/coll_reduce_direct.sh tests/mpi/default/coll_allreduce_direct.sh \
-	tests/mpi/default/coll_bcast_pipeline.sh \
+	tests/mpi/default/coll_bcast_pipeline.sh tests/mpi/default/coll_bcast_oversubscribed_large.sh \
 	tests/mpi/default/coll_inter.sh \
 	tests/mpi/default/coll_inter_3.sh tests/mpi/default/coll_errors.sh \
 	tests/mpi/default/coll_zero_size.sh tests/mpi/default/coll_zero_size_2.sh \
@@ -65,7 +65,7 @@ EXTRA_DIST += tests/mpi/cases/coll_intra.case tests/mpi/cases/coll_intra_1.case 
 	tests/mpi/cases/coll_reduce_linear.case tests/mpi/cases/coll_barrier_linear.case \
 	tests/mpi/cases/coll_reduce_segmented.case tests/mpi/cases/coll_allreduce_reduce_bcast.case \
 	tests/mpi/cases/coll_reduce_direct.case tests/mpi/cases/coll_allreduce_direct.case \
-	tests/mpi/cases/coll_bcast_pipeline.case \
+	tests/mpi/cases/coll_bcast_pipeline.case tests/mpi/cases/coll_bcast_oversubscribed_large.case \
 	tests/mpi/cases/coll_inter.case \
 	tests/mpi/cases/coll_inter_3.case tests/mpi/cases/coll_errors.case \
 	tests/mpi/cases/coll_zero_size.case tests/mpi/cases/coll_zero_size_2.case \

@@ -25,6 +25,7 @@ TEST(CollBasicChoice, DefaultsAreTheDocumentedOnes) {
     EXPECT_EQ(p.bcast_large, 4 * kK * kK);
     EXPECT_EQ(p.bcast_linear_below, 64 * kK);
     EXPECT_EQ(p.bcast_segment, 8000);
+    EXPECT_EQ(p.bcast_pipeline_below, 512 * kK);
     EXPECT_EQ(p.reduce_linear_below, 256 * kK);
     EXPECT_EQ(p.allreduce_large, 16 * kK);
     EXPECT_EQ(p.allreduce_reduce_bcast_below, 32 * kK);
@@ -50,9 +51,24 @@ TEST(CollBasicChoice, Bcast) {
     for (int n = 3; n <= 8; ++n) {
         EXPECT_EQ(choose_bcast(over, n, 64 * kK - 1), kBcastLinear) << n;
         EXPECT_EQ(choose_bcast(over, n, 64 * kK), kBcastPipeline) << n;
-        EXPECT_EQ(choose_bcast(over, n, 64 * kK * kK), kBcastPipeline) << n;
+        EXPECT_EQ(choose_bcast(over, n, 512 * kK - 1), kBcastPipeline) << n;
+        // From there the chains' segments stall on every descheduled relay (osu_bcast, issue 15):
+        // every process takes the whole message from the root, up to and past bcast_large.
+        EXPECT_EQ(choose_bcast(over, n, 512 * kK), kBcastLinear) << n;
+        EXPECT_EQ(choose_bcast(over, n, kK * kK), kBcastLinear) << n;
+        EXPECT_EQ(choose_bcast(over, n, 64 * kK * kK), kBcastLinear) << n;
     }
     EXPECT_EQ(choose_bcast(over, 2, 64 * kK), kBcastBinomial);
+    EXPECT_EQ(choose_bcast(over, 2, 4 * kK * kK), kBcastBinomial);
+}
+
+TEST(CollBasicChoice, BcastPipelineBoundFollowsItsParameter) {
+    Params over = node(true);
+    over.bcast_pipeline_below = 2 * kK * kK;
+    EXPECT_EQ(choose_bcast(over, 8, kK * kK), kBcastPipeline);
+    EXPECT_EQ(choose_bcast(over, 8, 2 * kK * kK), kBcastLinear);
+    over.bcast_pipeline_below = 0;  // below bcast_linear_bytes: no pipeline at all
+    EXPECT_EQ(choose_bcast(over, 8, 64 * kK), kBcastLinear);
 }
 
 TEST(CollBasicChoice, Reduce) {

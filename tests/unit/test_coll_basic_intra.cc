@@ -83,8 +83,10 @@ TEST(CollBasicIntra, Bcast) {
                                               kBcastPipeline, kAutoOversubscribed}) {
         Params p = with(&Params::bcast_algorithm, alg);
         p.bcast_large = 64;  // auto switches within the counts tested
-        // oversubscribed: linear up to count 3 of ints, then pipeline (3-4 ranks) or binomial
+        // oversubscribed, from 3 ranks: linear up to 15 bytes, pipeline to 255, linear again from
+        // 256 (count 200); binomial from 16 bytes on 2 ranks
         p.bcast_linear_below = 16;
+        p.bcast_pipeline_below = 256;
         p.bcast_segment = 12;  // segments of 3 ints: several, and the last one short
         for (int n = 1; n <= 8; ++n)
             for (int root : {0, n - 1, n / 2})
