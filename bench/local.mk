@@ -31,7 +31,7 @@ bench: bench/progress_pingpong$(EXEEXT) $(bench_launch_deps)
 # skip Plexus: Open MPI and MPICH are still measured. Options for the runner go in
 # BENCH_PT2PT_FLAGS, e.g. make bench-pt2pt BENCH_PT2PT_FLAGS="--quick --impl openmpi,mpich".
 EXTRA_DIST += bench/pt2pt/README.md bench/pt2pt/run.sh bench/pt2pt/aggregate.awk bench/pt2pt/report.awk \
-	bench/pt2pt/plot.sh \
+	bench/pt2pt/plot.sh bench/pt2pt/busy_load.sh \
 	bench/pt2pt/latency.c bench/pt2pt/bandwidth.c bench/pt2pt/msgrate.c \
 	bench/pt2pt/options.h bench/pt2pt/options.c bench/pt2pt/p2p_sync.h bench/pt2pt/p2p_sync.c \
 	bench/pt2pt/buffers.h bench/pt2pt/buffers.c bench/pt2pt/affinity.h bench/pt2pt/affinity.c \

@@ -3,10 +3,14 @@
 # implementation with no line at all was skipped. Ratios are Plexus over the better of Open MPI and
 # MPICH. Oversubscribed values (the median of the runs) come with the range of the runs: there the
 # scheduler's placement of the ranks can change a number a thousandfold from one run to the next.
-# usage: awk -f report.awk DATA
+# Busy-machine rows (bench "bandwidth-busy": runs beside `busy` spinning processes of the runner's
+# own) are medians with their range too, and shown beside the idle ones.
+# usage: awk -v cores=N [-v busy=N] -f report.awk DATA
 
 function numeric(v) { return v ~ /^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$/ }
 function lower_is_better(bench) { return bench == "latency" }
+# Whether a value is a median with a range: oversubscribed and busy runs.
+function spread(bench, n) { return n > cores || bench ~ /-busy$/ }
 
 function human(bytes) {
     if (bytes >= 1048576 && bytes % 1048576 == 0) return (bytes / 1048576) "M"
@@ -63,7 +67,7 @@ function cell(bench, n, impl, size, with_range,    x) {
 }
 
 function row(first, bench, n, size, w,    r) {
-    r = n > cores
+    r = spread(bench, n)
     printf "%8s %*s %*s %*s %12s\n", first, w, cell(bench, n, "plexus", size, r),
         w, cell(bench, n, "openmpi", size, r), w, cell(bench, n, "mpich", size, r),
         ratio(bench, n, size)
@@ -109,12 +113,31 @@ function headline(what, bench, n, size, base_n,    impl, i, k, p, b, verdict, wo
     for (k = 1; k <= 3; k++) {
         impl = order[k]; x = value(bench, n, impl, size)
         line = line sprintf("%s%s %s", k > 1 ? " | " : "", name[impl],
-                            cell(bench, n, impl, size, n > cores))
+                            cell(bench, n, impl, size, spread(bench, n)))
         base = value(bench, base_n, impl, size)
         if (base_n && numeric(x) && numeric(base) && base + 0 > 0)
             line = line sprintf(" (%s vs %d ranks)", factor(x / base), base_n)
     }
     printf "      %s\n", line
+}
+
+# Idle and busy bandwidth side by side, one row per size the busy runs measured.
+function busy_table(    i, size, w) {
+    if (!(("bandwidth-busy", 2) in sizes_of)) return
+    printf "\nBandwidth, 2 ranks, idle and beside %s spinning processes (busy), MB/s (%s)\n",
+        busy == "" ? "some" : busy, "higher is better; Plexus/best > 1: Plexus is faster"
+    print "(idle: best run; busy: median of the runs, [lowest-highest] run)"
+    w = 22
+    printf "%8s %9s %9s %9s %*s %*s %*s %9s %9s\n", "size", "Plexus", "Open MPI", "MPICH",
+        w, "Plexus busy", w, "Open MPI busy", w, "MPICH busy", "idle P/b", "busy P/b"
+    for (i = 1; i <= nsizes["bandwidth-busy", 2]; i++) {
+        size = size_at["bandwidth-busy", 2, i]
+        printf "%8s %9s %9s %9s %*s %*s %*s %9s %9s\n", human(size),
+            cell("bandwidth", 2, "plexus", size, 0), cell("bandwidth", 2, "openmpi", size, 0),
+            cell("bandwidth", 2, "mpich", size, 0), w, cell("bandwidth-busy", 2, "plexus", size, 1),
+            w, cell("bandwidth-busy", 2, "openmpi", size, 1), w, cell("bandwidth-busy", 2, "mpich", size, 1),
+            ratio("bandwidth", 2, size), ratio("bandwidth-busy", 2, size)
+    }
 }
 
 BEGIN {
@@ -142,6 +165,7 @@ END {
     table("latency", 4, "Latency, 4 ranks on " cores " cores (2 pairs at once), one-way us", lat)
     table("latency", 8, "Latency, 8 ranks on " cores " cores (4 pairs at once), one-way us", lat)
     table("bandwidth", 2, "Bandwidth, 2 ranks, window of 64, MB/s (10^6 B/s)", high)
+    busy_table()
     if (("msgrate", 2) in sizes_of || ("msgrate", 4) in sizes_of || ("msgrate", 8) in sizes_of) {
         printf "\nMessage rate, 8-byte messages, all pairs, window of 64, %s (%s)\n",
             "million messages/s", high
@@ -152,6 +176,8 @@ END {
     print "\nHeadline rows (target: Plexus at least as good as the better of Open MPI and MPICH):"
     headline("8-byte latency, 2 ranks (us)", "latency", 2, 8, 0)
     headline("4 MB bandwidth, 2 ranks (MB/s)", "bandwidth", 2, 4194304, 0)
+    if (("bandwidth-busy", 2) in sizes_of)
+        headline("4 MB bandwidth, 2 ranks, busy", "bandwidth-busy", 2, 4194304, 0)
     headline("8-rank message rate (Mmsg/s)", "msgrate", 8, 8, 2)
     headline("8-byte latency, 4 ranks (us)", "latency", 4, 8, 2)
     headline("8-byte latency, 8 ranks (us)", "latency", 8, 8, 2)

@@ -5,24 +5,28 @@
 # (impl,ranks,size,value,unit), a PNG plot and a table with Plexus/best-other ratios, then the
 # issue's headline rows with target met / not met. See bench/pt2pt/README.md.
 #
+# The bandwidth runs also run on a busy machine: with --busy N (default 6) spinning processes
+# of the runner's own beside the two ranks, for every implementation alike (busy_load.sh).
+#
 # usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl plexus,openmpi,mpich] [--repeat N]
-#               [--timeout SECONDS]
+#               [--timeout SECONDS] [--busy N]
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
-usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl plexus,openmpi,mpich] [--repeat N] [--timeout SECONDS]"
+usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl plexus,openmpi,mpich] [--repeat N] [--timeout SECONDS] [--busy N]"
 [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "run.sh: build directory '$1' does not exist" >&2; exit 2; }
 results=$2
 shift 2
-quick=0 impls=plexus,openmpi,mpich repeat='' run_timeout=''
+quick=0 impls=plexus,openmpi,mpich repeat='' run_timeout='' busy=6
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
     --impl) impls=${2:?--impl wants a list such as plexus,openmpi,mpich}; shift ;;
     --repeat) repeat=${2:?--repeat wants a number of runs}; shift ;;
     --timeout) run_timeout=${2:?--timeout wants seconds}; shift ;;
+    --busy) busy=${2:?--busy wants a number of spinning processes}; shift ;;
     *) echo "run.sh: unknown option '$1'" >&2; echo "$usage" >&2; exit 2 ;;
   esac
   shift
@@ -31,9 +35,13 @@ done
 # (they need $work, made below, only when called)
 # shellcheck source=../lib/common.sh
 . "$here/../lib/common.sh"
+# busy_start, busy_stop
+# shellcheck source=busy_load.sh
+. "$here/busy_load.sh"
 check_impls "$impls"
 case ${repeat:-1} in ''|*[!0-9]*|0) echo "run.sh: --repeat wants a positive number, got '$repeat'" >&2; exit 2 ;; esac
 case ${run_timeout:-1} in ''|*[!0-9]*|0) echo "run.sh: --timeout wants positive seconds, got '$run_timeout'" >&2; exit 2 ;; esac
+case $busy in ''|*[!0-9]*) echo "run.sh: --busy wants a number of processes (0: no busy runs), got '$busy'" >&2; exit 2 ;; esac
 
 # ---- what is run ---------------------------------------------------------------------------------
 # Sizes are always passed explicitly, so that sizes missing from a run cut short are known.
@@ -45,6 +53,7 @@ if [ "$quick" = 1 ]; then
   lat2_args=(--sizes "0,$quick_sizes" --iters 2000 --skip 50 --iters-large 200 --skip-large 5)
   latn_args=(--sizes "8,65536" --seconds 0.3 --skip 5 --skip-large 2)
   bw_args=(--sizes "1,$quick_sizes" --iters 20 --skip 2 --iters-large 10 --skip-large 1)
+  bw_busy_args=(--sizes "65536,1048576,4194304" --iters 10 --skip 1 --iters-large 5 --skip-large 1)
   mr_seconds=0.3
 else
   # OSU's own counts for 2 ranks (osu_latency: 10000/100 up to 8 KiB, 1000/10 above; osu_bw:
@@ -54,6 +63,8 @@ else
   lat2_args=(--sizes "$(pow2 4194304)" --iters 10000 --skip 100 --iters-large 1000 --skip-large 10)
   latn_args=(--sizes "0,8,1024,65536,1048576" --seconds 1 --skip 10 --skip-large 2)
   bw_args=(--sizes "$(pow2 4194304 | cut -d, -f2-)" --iters 100 --skip 10 --iters-large 20 --skip-large 2)
+  # Busy: fewer iterations (a busy machine is slow for everyone, and the runs are repeated anyway).
+  bw_busy_args=(--sizes "65536,262144,1048576,4194304" --iters 20 --skip 2 --iters-large 10 --skip-large 2)
   mr_seconds=1
 fi
 mr_args=(--sizes "8" --window 64 --seconds "$mr_seconds" --skip 10)
@@ -61,7 +72,7 @@ mkdir -p "$results/raw" || { echo "run.sh: cannot create $results" >&2; exit 1; 
 results=$(cd "$results" && pwd)
 rm -rf "${results:?}"/raw/*
 work=$(mktemp -d "${TMPDIR:-/tmp}/pt2pt.XXXXXX")
-trap 'reap_strays; rm -rf "$work"' EXIT
+trap 'busy_stop; reap_strays; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
 # ---- building ------------------------------------------------------------------------------------
@@ -141,18 +152,61 @@ run_config() {
   done
 }
 
+# run_busy BENCH NRANKS ARGS...: as run_config, each run with $busy spinning processes of our own
+# started just before it and stopped right after; the machine is first left to settle as for any
+# run, so that the load is ours. The host probe would only measure our load: no reruns. The
+# median of the runs is kept, with their range (the scheduler's choices are what is measured).
+run_busy() {
+  local bench=$1 n=$2 impl rep sizes
+  shift 2
+  sizes=$(echo "$*" | sed -n 's/.*--sizes \([0-9,]*\).*/\1/p')
+  declare -A spent status
+  for rep in $(seq "$repeat"); do
+    for impl in $active; do
+      [ "${status[$impl]:-ok}" = ok ] || continue
+      [ "${spent[$impl]:-0}" -lt "$budget" ] || continue
+      local out="$results/raw/$bench-busy-n$n-$impl-$rep.txt" t0 rc
+      set_launcher "$impl" "$n"
+      wait_quiet "$bench-busy-n$n-$impl-$rep"
+      [ "$impl" = openmpi ] && shm_snapshot
+      t0=$(date +%s)
+      busy_start "$busy" $((run_timeout + 10))
+      sleep 0.5  # the loops are running everywhere before the ranks start
+      timeout -k 5 "$run_timeout" "${launcher[@]}" "$work/$impl/$bench" "$@" >"$out" 2>"$out.err" </dev/null
+      rc=$?
+      busy_stop
+      reap_strays
+      [ "$impl" = openmpi ] && clean_ompi_shm
+      spent[$impl]=$(( ${spent[$impl]:-0} + $(date +%s) - t0 ))
+      case $rc in 0) ;; 124|137) status[$impl]=timeout ;; *) status[$impl]="failed" ;; esac
+      if [ "$rc" != 0 ]; then
+        printf '  %s %s busy, %d ranks, run %d: %s (exit %d): %s (%s)\n' "$(label "$impl")" "$bench" "$n" \
+          "$rep" "${status[$impl]}" "$rc" "$(grep -m1 . "$out.err" | cut -c1-160)" "$out.err"
+      fi
+    done
+  done
+  for impl in $active; do
+    local outputs=("$results/raw/$bench-busy-n$n-$impl-"*.txt)
+    [ -e "${outputs[0]}" ] || outputs=(/dev/null)
+    awk -v bench="$bench-busy" -v n="$n" -v impl="$impl" -v sizes="$sizes" -v why="${status[$impl]:-ok}" \
+        -v keep=median -v lower_is_better=0 -f "$here/aggregate.awk" "${outputs[@]}" >>"$data"
+  done
+}
+
 echo "Point-to-point benchmarks: $(date '+%F %T'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$quick" = 1 ] && echo "quick mode: fewer sizes and iterations, a single run each"
 prepare_impls "$impls" build_programs PROGRAM.c
 setup_host_probe "$results/raw"
 echo "every run: timeout ${run_timeout} s; up to $repeat runs per point, fewer once ${budget} s are spent;" \
-  "kept: the best run at 2 ranks, the median when oversubscribed"
+  "kept: the best run at 2 ranks, the median when oversubscribed or busy"
+[ "$busy" -gt 0 ] && echo "busy runs: $busy spinning processes of the runner's own beside the ranks, started before each run and stopped after it"
 
 for n in 2 4 8; do
   if [ "$n" = 2 ]; then run_config latency 2 "${lat2_args[@]}"
   else run_config latency "$n" "${latn_args[@]}"; fi
 done
 run_config bandwidth 2 "${bw_args[@]}"
+[ "$busy" -gt 0 ] && run_busy bandwidth 2 "${bw_busy_args[@]}"
 for n in 2 4 8; do run_config msgrate "$n" "${mr_args[@]}"; done
 
 # ---- output --------------------------------------------------------------------------------------
@@ -162,6 +216,10 @@ for bench in latency bandwidth msgrate; do
   echo "impl,ranks,size,value,unit" >"$csv"
   awk -v b="$bench" -v u="$(unit "$bench")" '$1 == b { print $3 "," $2 "," $4 "," $5 "," u }' "$data" >>"$csv"
 done
+if [ "$busy" -gt 0 ]; then
+  echo "impl,ranks,size,value,lowest,highest,unit" >"$results/bandwidth_busy.csv"
+  awk '$1 == "bandwidth-busy" { print $3 "," $2 "," $4 "," $5 "," $6 "," $7 ",MB/s" }' "$data" >>"$results/bandwidth_busy.csv"
+fi
 
 echo
 echo "Binding the kernel reported for each rank (cpus per rank, rank 0 first):"
@@ -174,7 +232,7 @@ for impl in $active; do
 done
 
 cp "$data" "$results/raw/data.tsv"  # report.awk and plot.sh can be rerun on it
-awk -v cores="$ncores" -f "$here/report.awk" "$data"
+awk -v cores="$ncores" -v busy="$busy" -f "$here/report.awk" "$data"
 echo
 quiet_summary
 "$here/plot.sh" "$data" "$results"

@@ -96,7 +96,7 @@ int register_sm_params(const plexus_host_api_t *host, const plexus_component_t *
                     "receivers (none drained meanwhile) before rendezvous payloads from "
                     "btl_sm_eager_limit on go by single copy: the rest of a pipelined transfer in "
                     "progress (the sender writes it) and every rendezvous message of the next "
-                    "100 ms (the receiver reads it). Needs btl_sm_single_copy=cma. 0: at the first "
+                    "100 ms, longer while stalls keep coming (the receiver reads it). Needs btl_sm_single_copy=cma. 0: at the first "
                     "such send; -1: never. Default 200.",
                     5, &p->single_copy_stall),
                -1, 10'000'000),
