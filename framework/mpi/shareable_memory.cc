@@ -17,6 +17,8 @@ struct ShareableMemory::Segment {
     char *base = nullptr;
     size_t span = 0;
     std::map<size_t, size_t> free;  // offset -> length, never adjacent (merged on release)
+    size_t high_water = 0;           // no page above it was ever backed
+    size_t freed_backed = 0;         // about how much free memory is backed (freed, not reused)
 };
 
 namespace {
@@ -32,16 +34,29 @@ size_t round_up(size_t x, size_t to) { return round_down(x + to - 1, to); }
 // What a single allocation can never exceed: the machine's memory and swap (tmpfs pages can go
 // to swap). A larger request would only end in the OOM killer, as malloc refuses it too.
 size_t machine_memory() {
-    struct sysinfo si;
-    if (sysinfo(&si) != 0) return SIZE_MAX;
-    return (static_cast<size_t>(si.totalram) + si.totalswap) * si.mem_unit;
+    static const size_t total = [] {
+        struct sysinfo si;
+        if (sysinfo(&si) != 0) return SIZE_MAX;
+        return (static_cast<size_t>(si.totalram) + si.totalswap) * si.mem_unit;
+    }();
+    return total;
 }
 
 std::string errno_text(const char *what, int err) { return std::string(what) + ": " + std::strerror(err); }
 
+// Whether every page of the file range is in memory already (kept from an earlier allocation):
+// one mincore call, where fallocate would look each page up in turn.
+bool all_backed(const char *base, off_t lo, off_t len) {
+    const size_t pages = static_cast<size_t>(len) / page_size();
+    std::vector<unsigned char> in_core(pages);
+    if (mincore(const_cast<char *>(base) + lo, static_cast<size_t>(len), in_core.data()) != 0) return false;
+    return std::all_of(in_core.begin(), in_core.end(), [](unsigned char c) { return c & 1; });
+}
+
 }  // namespace
 
-ShareableMemory::ShareableMemory(size_t segment_span) : span_(round_up(segment_span, page_size())) {}
+ShareableMemory::ShareableMemory(size_t segment_span, size_t keep_backed)
+    : span_(round_up(segment_span, page_size())), keep_backed_(keep_backed) {}
 
 ShareableMemory::~ShareableMemory() {
     for (auto &s : segments_) {
@@ -89,13 +104,15 @@ bool ShareableMemory::carve(Segment &s, size_t bytes, size_t alignment, size_t *
         if (at > start) s.free.emplace(start, at - start);
         if (at + bytes < end) s.free.emplace(at + bytes, end - at - bytes);
         *offset = at;
+        s.high_water = std::max(s.high_water, at + bytes);
+        s.freed_backed -= std::min(s.freed_backed, bytes);  // most likely reuses freed pages
         return true;
     }
     return false;
 }
 
-// Returns [offset, offset + bytes) to the free ranges and releases the pages now wholly free
-// (a page shared with a live neighbour keeps its memory).
+// Returns [offset, offset + bytes) to the free ranges; past keep_backed_ bytes freed, the pages
+// now wholly free go back to the system.
 void ShareableMemory::give_back(Segment &s, size_t offset, size_t bytes) {
     size_t start = offset, end = offset + bytes;
     auto next = s.free.lower_bound(offset);
@@ -111,12 +128,35 @@ void ShareableMemory::give_back(Segment &s, size_t offset, size_t bytes) {
         }
     }
     s.free.emplace(start, end - start);
+    s.freed_backed += bytes;
+    if (s.freed_backed > keep_backed_) release_free_pages(s);
+}
+
+// Punches out every page of s that no allocation touches (a page shared with a live neighbour
+// keeps its memory), up to the highest page ever backed.
+void ShareableMemory::release_free_pages(Segment &s) {
+    const size_t page = page_size(), top = round_up(s.high_water, page);
+    for (const auto &[offset, length] : s.free) {
+        const size_t lo = round_up(offset, page), hi = std::min(round_down(offset + length, page), top);
+        if (lo >= top) break;
+        if (hi > lo)
+            fallocate(s.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(lo),
+                      static_cast<off_t>(hi - lo));
+    }
+    s.freed_backed = 0;
+}
+
+// Backs the pages of [offset, offset + bytes); when memory is short, the freed pages every
+// segment keeps go first and it tries again.
+bool ShareableMemory::back(Segment &s, size_t offset, size_t bytes, std::string *why) {
     const size_t page = page_size();
-    const size_t lo = std::max(round_up(start, page), round_down(offset, page));
-    const size_t hi = std::min(round_down(end, page), round_up(offset + bytes, page));
-    if (hi > lo)
-        fallocate(s.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(lo),
-                  static_cast<off_t>(hi - lo));
+    const off_t lo = static_cast<off_t>(round_down(offset, page));
+    const off_t len = static_cast<off_t>(round_up(offset + bytes, page)) - lo;
+    if (all_backed(s.base, lo, len) || fallocate(s.fd, 0, lo, len) == 0) return true;
+    for (auto &other : segments_) release_free_pages(*other);
+    if (fallocate(s.fd, 0, lo, len) == 0) return true;
+    *why = errno_text("backing the memory (fallocate)", errno);
+    return false;
 }
 
 // A segment with nothing in it goes, unless it is the last one (the next allocation would only
@@ -152,9 +192,7 @@ void *ShareableMemory::allocate(size_t size, size_t alignment, std::string *why)
         carve(*seg, bytes, alignment, &offset);  // a fresh segment of at least bytes + alignment
     }
     // Back the pages now: out of memory is an error here rather than SIGBUS at first touch.
-    const size_t lo = round_down(offset, page), hi = round_up(offset + bytes, page);
-    if (fallocate(seg->fd, 0, static_cast<off_t>(lo), static_cast<off_t>(hi - lo)) != 0) {
-        *why = errno_text("backing the memory (fallocate)", errno);
+    if (!back(*seg, offset, bytes, why)) {
         give_back(*seg, offset, bytes);
         drop_if_empty(*seg);
         return nullptr;

@@ -4,9 +4,10 @@
 // in /dev/shm, so a crash at any point leaves nothing behind.
 //
 // Each segment is one memfd, sized and mapped once over a large virtual span; the file is sparse
-// and only the pages of live allocations are backed (fallocate at allocation, so that running
-// out of memory is an error there and not a SIGBUS later; a hole punched when a page is free
-// again). A registry (base -> segment, offset, size) lets Free_mem refuse pointers that did not
+// and only the pages in use are backed (fallocate at allocation, so that running out of memory
+// is an error there and not a SIGBUS later). Freed pages stay backed for the next allocation
+// until more than keep_backed bytes were freed; then every wholly free page of the segment is
+// punched out (a page a live neighbour uses stays). A registry (base -> segment, offset, size) lets Free_mem refuse pointers that did not
 // come from allocate and lets find() map any address inside an allocation to (fd, offset).
 #pragma once
 
@@ -37,7 +38,11 @@ public:
     // The finest unit handed out; also the smallest alignment.
     static constexpr size_t kGrain = 64;
 
-    explicit ShareableMemory(size_t segment_span = kDefaultSpan);
+    // Freed memory kept backed per segment before it goes back to the system: an allocate/free
+    // loop then costs no page clearing and no page faults.
+    static constexpr size_t kKeepBacked = size_t{16} << 20;
+
+    explicit ShareableMemory(size_t segment_span = kDefaultSpan, size_t keep_backed = kKeepBacked);
     ~ShareableMemory();
     ShareableMemory(const ShareableMemory &) = delete;
     ShareableMemory &operator=(const ShareableMemory &) = delete;
@@ -69,10 +74,13 @@ private:
     bool carve(Segment &s, size_t bytes, size_t alignment, size_t *offset);
     Segment *add_segment(size_t at_least, std::string *why);
     void give_back(Segment &s, size_t offset, size_t bytes);
+    void release_free_pages(Segment &s);
+    bool back(Segment &s, size_t offset, size_t bytes, std::string *why);
     void drop_if_empty(Segment &s);
 
     mutable std::mutex lock_;  // MPI_THREAD_MULTIPLE programs may allocate from any thread
     size_t span_;
+    size_t keep_backed_;
     std::vector<std::unique_ptr<Segment>> segments_;
     std::map<uintptr_t, Block> blocks_;
 };

@@ -1,7 +1,8 @@
 // Unit tests of ShareableMemory, the memory behind MPI_Alloc_mem: what it hands out is reachable
 // through the memfd find() names (as a peer would map it), never overlaps, is aligned as asked,
-// gives its pages back when freed (and keeps a page a neighbour still uses), refuses pointers it
-// did not hand out, refuses more than the machine has, and works from several threads.
+// keeps freed pages for reuse up to a limit and then gives them back (but not a page a neighbour
+// still uses), refuses pointers it did not hand out, refuses more than the machine has, and
+// works from several threads.
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -114,7 +115,7 @@ TEST(ShareableMemory, RefusesMoreThanTheMachineHas) {
 }
 
 TEST(ShareableMemory, FreedPagesGoBackAndSharedPagesStay) {
-    ShareableMemory m;
+    ShareableMemory m(ShareableMemory::kDefaultSpan, 0);  // nothing kept for reuse
     const size_t big = 8 << 20;
     auto *p = static_cast<char *>(take(m, big));
     const int fd = m.find(p)->fd;
@@ -129,6 +130,20 @@ TEST(ShareableMemory, FreedPagesGoBackAndSharedPagesStay) {
     EXPECT_GT(backed_bytes(fd), 0u);
     for (int i = 0; i < 64; ++i) ASSERT_EQ(b[i], 0x5a);
     give(m, b);
+    EXPECT_EQ(backed_bytes(fd), 0u);
+}
+
+TEST(ShareableMemory, FreedMemoryIsKeptForReuseUpToTheLimit) {
+    ShareableMemory m(ShareableMemory::kDefaultSpan, 4 << 20);
+    auto *p = static_cast<char *>(take(m, 1 << 20));
+    const int fd = m.find(p)->fd;
+    std::memset(p, 0x33, 1 << 20);
+    give(m, p);
+    EXPECT_GE(backed_bytes(fd), size_t{1} << 20);  // kept
+    EXPECT_EQ(take(m, 1 << 20), p);                // and reused (first fit)
+    give(m, p);
+    void *big = take(m, 8 << 20);
+    give(m, big);  // 10 MiB freed in all: past the limit, everything free goes back
     EXPECT_EQ(backed_bytes(fd), 0u);
 }
 
