@@ -104,11 +104,17 @@ build_programs() {
 data="$work/data.tsv"
 : >"$data"
 
-# run_config BENCH NRANKS ARGS...: runs BENCH for every implementation, interleaved, up to $repeat
-# times each (fewer once an implementation has spent $budget seconds or timed out), then keeps one
-# value per size (which one: see below).
+# run_config [--busy] BENCH NRANKS ARGS...: runs BENCH for every implementation, interleaved, up to
+# $repeat times each (fewer once an implementation has spent $budget seconds or timed out), then
+# keeps one value per size (which one: see below). With --busy each run has $busy spinning
+# processes of our own started just before it and stopped right after (the machine is first left
+# to settle as for any run, so that the load is ours); the host probe would then only measure our
+# load, so such a run is never redone, and its results are named BENCH-busy.
 run_config() {
-  local bench=$1 n=$2 impl rep sizes
+  local load=idle
+  [ "$1" = --busy ] && { load=busy; shift; }
+  local bench=$1 n=$2 impl rep sizes tag=$1
+  [ "$load" = busy ] && tag=$bench-busy
   shift 2
   sizes=$(echo "$*" | sed -n 's/.*--sizes \([0-9,]*\).*/\1/p')
   declare -A spent status
@@ -116,80 +122,45 @@ run_config() {
     for impl in $active; do
       [ "${status[$impl]:-ok}" = ok ] || continue
       [ "${spent[$impl]:-0}" -lt "$budget" ] || continue
-      local out="$results/raw/$bench-n$n-$impl-$rep.txt" t0 rc
+      local out="$results/raw/$tag-n$n-$impl-$rep.txt" t0 rc
       set_launcher "$impl" "$n"
       while :; do
-        wait_quiet "$bench-n$n-$impl-$rep"
+        wait_quiet "$tag-n$n-$impl-$rep"
         [ "$impl" = openmpi ] && shm_snapshot
         t0=$(date +%s)
+        if [ "$load" = busy ]; then
+          busy_start "$busy" $((run_timeout + 10))
+          sleep 0.5  # the loops are running everywhere before the ranks start
+        fi
         timeout -k 5 "$run_timeout" "${launcher[@]}" "$work/$impl/$bench" "$@" >"$out" 2>"$out.err" </dev/null
         rc=$?
+        [ "$load" = busy ] && busy_stop
         reap_strays
         [ "$impl" = openmpi ] && clean_ompi_shm
         spent[$impl]=$(( ${spent[$impl]:-0} + $(date +%s) - t0 ))
+        [ "$load" = busy ] && break
         # A run on a disturbed host (bench/lib/common.sh) goes to raw/disturbed/ and is run again.
-        { [ "$rc" = 0 ] && run_disturbed "$bench-n$n-$impl-$rep"; } || break
-        set_aside "$results/raw" "$bench-n$n-$impl-$rep" "$out" "$out.err"
+        { [ "$rc" = 0 ] && run_disturbed "$tag-n$n-$impl-$rep"; } || break
+        set_aside "$results/raw" "$tag-n$n-$impl-$rep" "$out" "$out.err"
       done
       case $rc in 0) ;; 124|137) status[$impl]=timeout ;; *) status[$impl]="failed" ;; esac
       if [ "$rc" != 0 ]; then
-        printf '  %s %s, %d ranks, run %d: %s (exit %d): %s (%s)\n' "$(label "$impl")" "$bench" "$n" \
+        printf '  %s %s, %d ranks, run %d: %s (exit %d): %s (%s)\n' "$(label "$impl")" "$tag" "$n" \
           "$rep" "${status[$impl]}" "$rc" "$(grep -m1 . "$out.err" | cut -c1-160)" "$out.err"
       fi
     done
   done
   # Up to the core count, other load can only slow a run down, so the best run is the one closest
-  # to the undisturbed number; oversubscribed, the scheduler's choices are what is measured, so
-  # the median.
+  # to the undisturbed number; oversubscribed or busy, the scheduler's choices are what is
+  # measured, so the median (with the range of the runs).
   local keep=median
-  [ "$n" -le "$ncores" ] && keep=best
+  [ "$n" -le "$ncores" ] && [ "$load" = idle ] && keep=best
   for impl in $active; do
-    local outputs=("$results/raw/$bench-n$n-$impl-"*.txt)
+    local outputs=("$results/raw/$tag-n$n-$impl-"*.txt)
     [ -e "${outputs[0]}" ] || outputs=(/dev/null)
-    awk -v bench="$bench" -v n="$n" -v impl="$impl" -v sizes="$sizes" -v why="${status[$impl]:-ok}" \
+    awk -v bench="$tag" -v n="$n" -v impl="$impl" -v sizes="$sizes" -v why="${status[$impl]:-ok}" \
         -v keep="$keep" -v lower_is_better="$([ "$bench" = latency ] && echo 1 || echo 0)" \
         -f "$here/aggregate.awk" "${outputs[@]}" >>"$data"
-  done
-}
-
-# run_busy BENCH NRANKS ARGS...: as run_config, each run with $busy spinning processes of our own
-# started just before it and stopped right after; the machine is first left to settle as for any
-# run, so that the load is ours. The host probe would only measure our load: no reruns. The
-# median of the runs is kept, with their range (the scheduler's choices are what is measured).
-run_busy() {
-  local bench=$1 n=$2 impl rep sizes
-  shift 2
-  sizes=$(echo "$*" | sed -n 's/.*--sizes \([0-9,]*\).*/\1/p')
-  declare -A spent status
-  for rep in $(seq "$repeat"); do
-    for impl in $active; do
-      [ "${status[$impl]:-ok}" = ok ] || continue
-      [ "${spent[$impl]:-0}" -lt "$budget" ] || continue
-      local out="$results/raw/$bench-busy-n$n-$impl-$rep.txt" t0 rc
-      set_launcher "$impl" "$n"
-      wait_quiet "$bench-busy-n$n-$impl-$rep"
-      [ "$impl" = openmpi ] && shm_snapshot
-      t0=$(date +%s)
-      busy_start "$busy" $((run_timeout + 10))
-      sleep 0.5  # the loops are running everywhere before the ranks start
-      timeout -k 5 "$run_timeout" "${launcher[@]}" "$work/$impl/$bench" "$@" >"$out" 2>"$out.err" </dev/null
-      rc=$?
-      busy_stop
-      reap_strays
-      [ "$impl" = openmpi ] && clean_ompi_shm
-      spent[$impl]=$(( ${spent[$impl]:-0} + $(date +%s) - t0 ))
-      case $rc in 0) ;; 124|137) status[$impl]=timeout ;; *) status[$impl]="failed" ;; esac
-      if [ "$rc" != 0 ]; then
-        printf '  %s %s busy, %d ranks, run %d: %s (exit %d): %s (%s)\n' "$(label "$impl")" "$bench" "$n" \
-          "$rep" "${status[$impl]}" "$rc" "$(grep -m1 . "$out.err" | cut -c1-160)" "$out.err"
-      fi
-    done
-  done
-  for impl in $active; do
-    local outputs=("$results/raw/$bench-busy-n$n-$impl-"*.txt)
-    [ -e "${outputs[0]}" ] || outputs=(/dev/null)
-    awk -v bench="$bench-busy" -v n="$n" -v impl="$impl" -v sizes="$sizes" -v why="${status[$impl]:-ok}" \
-        -v keep=median -v lower_is_better=0 -f "$here/aggregate.awk" "${outputs[@]}" >>"$data"
   done
 }
 
@@ -206,7 +177,7 @@ for n in 2 4 8; do
   else run_config latency "$n" "${latn_args[@]}"; fi
 done
 run_config bandwidth 2 "${bw_args[@]}"
-[ "$busy" -gt 0 ] && run_busy bandwidth 2 "${bw_busy_args[@]}"
+[ "$busy" -gt 0 ] && run_config --busy bandwidth 2 "${bw_busy_args[@]}"
 for n in 2 4 8; do run_config msgrate "$n" "${mr_args[@]}"; done
 
 # ---- output --------------------------------------------------------------------------------------
