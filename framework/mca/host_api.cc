@@ -239,6 +239,15 @@ int mem_bind_local(void *addr, size_t len) {
     }
 }
 
+int param_is_set(const char *full_name) {
+    McaCore *core = McaCore::current();
+    if (!full_name) return PLEXUS_ERR_BAD_PARAM;
+    if (!core) return PLEXUS_ERR_NOT_AVAILABLE;
+    const Param *p = core->params().find(full_name);
+    if (!p) return PLEXUS_ERR_NOT_FOUND;
+    return p->source == SourceKind::Default ? 0 : 1;
+}
+
 const plexus_host_api_t kTable = {
     sizeof(plexus_host_api_t), PLEXUS_HOST_API_MAJOR, PLEXUS_HOST_API_MINOR,
     param_register, param_lookup, log, verbosity, progress_register, progress_unregister,
@@ -247,6 +256,8 @@ const plexus_host_api_t kTable = {
     job_info, job_secret, shm_name_prefix, modex_put, modex_get, fence, abort_job, progress_wait,
     // 1.2
     mem_bind_local,
+    // 1.3: the service tables are filled by the runtime's facilities as they land
+    nullptr, nullptr, param_is_set,
 };
 
 }  // namespace

@@ -90,8 +90,9 @@ typedef int (*plexus_progress_fn_t)(void *ctx);
 /* What the core offers components. Versioned: members are only ever appended, a component checks
  * minor (or struct_size) before using a member newer than the version it was built for. */
 #define PLEXUS_HOST_API_MAJOR 1
-#define PLEXUS_HOST_API_MINOR 2  /* 1.1: job info, secret, shm prefix, modex, fence, abort, wait
-                                  * 1.2: mem_bind_local */
+#define PLEXUS_HOST_API_MINOR 3  /* 1.1: job info, secret, shm prefix, modex, fence, abort, wait
+                                  * 1.2: mem_bind_local
+                                  * 1.3: shm, dgram service tables; param_is_set */
 
 /* Who this process is in its job (host API 1.1). The caller sets struct_size to
  * sizeof(plexus_job_info_t) as it was built; the core fills what both know. */
@@ -115,6 +116,10 @@ typedef struct plexus_job_info {
      * node is decides some protocols (0 from cores before it was filled). */
     uint32_t cpus_online;
 } plexus_job_info_t;
+
+/* The service tables of host API 1.3, each in its own header. */
+typedef struct plexus_shm_services plexus_shm_services_t;     /* plexus/shm.h */
+typedef struct plexus_dgram_services plexus_dgram_services_t; /* plexus/dgram.h */
 
 /* The condition a progress wait waits for: nonzero when done. */
 typedef int (*plexus_done_fn_t)(void *ctx);
@@ -181,6 +186,18 @@ struct plexus_host_api {
      * binding), so that memory this process polls is local to it. PLEXUS_ERR_NOT_AVAILABLE where
      * the system cannot bind memory; the caller goes on with the kernel's first-touch placement. */
     int (*mem_bind_local)(void *addr, size_t len);
+
+    /* ---- Added in 1.3 (check with PLEXUS_HOST_HAS(host, member), plexus/sdk/host.hpp). ---- */
+
+    /* Job-private shared segments and single copy between the processes of a node
+     * (plexus/shm.h). NULL where the core was built without them. */
+    const plexus_shm_services_t *shm;
+    /* Authenticated unicast and multicast datagrams over UDP/IP or InfiniBand UD
+     * (plexus/dgram.h). NULL where the core was built without them. */
+    const plexus_dgram_services_t *dgram;
+    /* 1 when the user set the parameter full_name (command line, environment, a parameter file),
+     * 0 when it still has its default, PLEXUS_ERR_NOT_FOUND when no such parameter exists. */
+    int (*param_is_set)(const char *full_name);
 };
 
 /* Helpers for writing a descriptor. */
