@@ -54,3 +54,25 @@ plexusinclude_HEADERS = \
 	framework/include/plexus/coll.h framework/include/plexus/osc.h \
 	framework/include/plexus/dpm.h framework/include/plexus/reconf.h
 pkgconfig_DATA += framework/plexus-component.pc
+
+# The core's datagram facility (host API 1.3's dgram table, plexus/dgram.h): UDP/IPv4 and, with
+# rdma-core, InfiniBand UD; every datagram authenticated with HMAC-SHA256 (OpenSSL libcrypto).
+framework_libplexus_la_SOURCES += \
+	framework/runtime/dgram/wire_format.h framework/runtime/dgram/wire_format.cc \
+	framework/runtime/dgram/authenticator.h framework/runtime/dgram/authenticator.cc \
+	framework/runtime/dgram/replay_guard.h framework/runtime/dgram/replay_guard.cc \
+	framework/runtime/dgram/reassembly.h framework/runtime/dgram/reassembly.cc \
+	framework/runtime/dgram/loss_injector.h framework/runtime/dgram/transport.h \
+	framework/runtime/dgram/dgram_params.h framework/runtime/dgram/dgram_params.cc \
+	framework/runtime/dgram/interface_lookup.h framework/runtime/dgram/interface_lookup.cc \
+	framework/runtime/dgram/udp_transport.h framework/runtime/dgram/udp_transport.cc \
+	framework/runtime/dgram/ib_ud_transport.h framework/runtime/dgram/ib_ud_transport.cc \
+	framework/runtime/dgram/endpoint.h framework/runtime/dgram/endpoint.cc \
+	framework/runtime/dgram/dgram_services.h framework/runtime/dgram/dgram_services.cc
+framework_libplexus_la_CPPFLAGS += $(CRYPTO_CFLAGS)
+framework_libplexus_la_LIBADD += $(CRYPTO_LIBS)
+if HAVE_VERBS
+framework_libplexus_la_CPPFLAGS += $(VERBS_CFLAGS)
+framework_libplexus_la_LIBADD += $(VERBS_LIBS)
+endif
+plexusinclude_HEADERS += framework/include/plexus/dgram.h

@@ -6,7 +6,7 @@
 set -eu
 packages="build-essential autoconf automake libtool libtool-bin pkg-config
   libltdl-dev libhwloc-dev libboost-dev libboost-filesystem-dev libpmix-dev libpmix-bin
-  libibverbs-dev librdmacm-dev googletest libgtest-dev libgmock-dev libbenchmark-dev
+  libibverbs-dev librdmacm-dev libssl-dev googletest libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev openmpi-bin libopenmpi-dev mpich libmpich-dev gnuplot-nox valgrind"
 optional="slurm-wlm slurm-wlm-basic-plugins munge"
 missing_of() {

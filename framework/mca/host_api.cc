@@ -11,6 +11,7 @@
 #include "mca_core.h"
 #include "output.h"
 #include "runtime/progress.h"
+#include "runtime/dgram/dgram_services.h"
 #include "runtime/runtime.h"
 #include "runtime/topology.h"
 
@@ -257,7 +258,7 @@ const plexus_host_api_t kTable = {
     // 1.2
     mem_bind_local,
     // 1.3: the service tables are filled by the runtime's facilities as they land
-    nullptr, nullptr, param_is_set,
+    nullptr, &runtime::dgram::kServices, param_is_set,
 };
 
 }  // namespace

@@ -70,6 +70,8 @@ void register_runtime_params(mca::ParamRegistry &params) {
     std::string err;
     for (auto &spec : runtime_specs())
         if (!params.find(spec.name)) params.register_param(std::move(spec), nullptr, &err);
+    for (auto &spec : dgram::dgram_param_specs())
+        if (!params.find(spec.name)) params.register_param(std::move(spec), nullptr, &err);
 }
 
 RuntimeSettings runtime_settings(const mca::ParamRegistry &params) {
@@ -82,6 +84,7 @@ RuntimeSettings runtime_settings(const mca::ParamRegistry &params) {
     s.progress.yield_count = static_cast<uint32_t>(int_of(params, "runtime_progress_yield_count"));
     s.progress.min_sleep_us = static_cast<uint32_t>(int_of(params, "runtime_progress_min_sleep_us"));
     s.progress.max_sleep_us = static_cast<uint32_t>(int_of(params, "runtime_progress_max_sleep_us"));
+    s.dgram = dgram::dgram_settings(params);
     return s;
 }
 

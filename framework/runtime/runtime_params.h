@@ -4,6 +4,7 @@
 
 #include "mca/param_registry.h"
 #include "runtime/backoff.h"
+#include "runtime/dgram/dgram_params.h"
 
 namespace plexus::runtime {
 
@@ -13,6 +14,7 @@ struct RuntimeSettings {
     bool modex_collect = false;     // runtime_modex_collect: the init fence ships every card
     int fence_timeout_ms = 0;       // runtime_fence_timeout_ms: 0 waits as long as it takes
     BackoffPolicy progress;         // runtime_progress_*
+    dgram::Settings dgram;          // runtime_dgram_*: the datagram facility
 };
 
 void register_runtime_params(mca::ParamRegistry &params);

@@ -49,3 +49,12 @@ tests_unit_test_btl_sm_segment_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
 tests_unit_test_btl_self_SOURCES = tests/unit/test_btl_self.cc components/btl_self/self_module.cc
 tests_unit_test_btl_self_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
 endif
+
+# The datagram facility (framework/runtime/dgram/), through its C table, over loopback.
+if HAVE_GTEST
+dgram_unit_tests = \
+	tests/unit/test_runtime_dgram_unicast
+check_PROGRAMS += $(dgram_unit_tests)
+TESTS += $(dgram_unit_tests)
+endif
+noinst_HEADERS += tests/unit/dgram_test_support.h
