@@ -1,9 +1,12 @@
-# The mission's components: one folder each, one plugin (or static archive) each.
+# The mission's components: one folder each, one plugin (or static archive) each. Their rules are
+# generated from configure.ac's PLEXUS_COMPONENT lines (config/component_glue.sh explains the
+# folder convention); a folder that still has a local.mk of its own is included here instead.
+# Components see the SDK headers only, never the core's internals.
+COMPONENT_CPPFLAGS = -I$(top_srcdir)/framework/include
 COMPONENT_CXXFLAGS = $(AM_CXXFLAGS) -fvisibility=hidden
-include components/btl_self/local.mk
+include config/component_glue.mk
 include components/btl_sm/local.mk
 include components/coll_basic/local.mk
-
 # Plugins export only their descriptor and keep their functions in .symtab (components/plugin.map).
 TESTS += tests/build/plugin_symbols.sh
 EXTRA_DIST += tests/build/plugin_symbols.sh components/plugin.map

@@ -11,10 +11,16 @@ AC_DEFUN([PLEXUS_COMPONENTS_INIT], [
   plexus_static=" $(echo "$enable_mca_static" | tr ',' ' ') "
 ])
 
-# PLEXUS_COMPONENT(framework, name, folder, kind, dependency-found[, why-not])
+# PLEXUS_COMPONENT(framework, name, folder, kind, dependency-found[, why-not[, cppflags[, libs]]])
 #   kind: "real" (installed into the plugin folder) or "test" (built for make check only).
 #   dependency-found: "yes" or a shell expression expanding to yes/no; why-not explains a no.
+#   cppflags, libs: what the component needs beyond the SDK headers (MCA_<fw>_<name>_CPPFLAGS
+#   and _LIBS in its generated rules, config/component_glue.sh).
+# This one line is all the build knows of a component: config/component_glue.sh turns it into
+# the component's plugin, static and unit-test rules.
 AC_DEFUN([PLEXUS_COMPONENT], [
+  AC_SUBST([MCA_$1_$2_CPPFLAGS], ["$7"])
+  AC_SUBST([MCA_$1_$2_LIBS], ["$8"])
   plexus_c="$1-$2"
   plexus_known_components="$plexus_known_components $plexus_c"
   plexus_mode=dso

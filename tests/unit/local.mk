@@ -13,7 +13,7 @@ unit_tests = \
 	tests/unit/test_btl_sm_fifo tests/unit/test_btl_sm_fastbox \
 	tests/unit/test_btl_sm_frag_pool tests/unit/test_btl_sm_layout \
 	tests/unit/test_btl_sm_params tests/unit/test_btl_sm_module \
-	tests/unit/test_btl_sm_cma tests/unit/test_btl_sm_segment tests/unit/test_btl_self
+	tests/unit/test_btl_sm_cma tests/unit/test_btl_sm_segment
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 endif
@@ -45,9 +45,6 @@ tests_unit_test_btl_sm_cma_LDADD = $(BTL_SM_TEST_LDADD)
 tests_unit_test_btl_sm_cma_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
 tests_unit_test_btl_sm_segment_LDADD = $(BTL_SM_TEST_LDADD)
 tests_unit_test_btl_sm_segment_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
-# btl_self's module is compiled into its test (it has no library of its own).
-tests_unit_test_btl_self_SOURCES = tests/unit/test_btl_self.cc components/btl_self/self_module.cc
-tests_unit_test_btl_self_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
 endif
 
 # The datagram facility (framework/runtime/dgram/), through its C table, over loopback.
