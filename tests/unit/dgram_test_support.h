@@ -55,14 +55,18 @@ public:
     }
     uint64_t dropped(plexus_dgram_drop_t why_) const { return stats().dropped[why_]; }
     int send(const Bytes &to, const Bytes &msg) { return dg().send(p, to.data(), to.size(), msg.data(), msg.size()); }
-    // The next message within timeout_ms, or an empty optional-like pair (rc, bytes).
-    int recv(Bytes *msg, int timeout_ms, plexus_dgram_recv_info_t *info = nullptr, size_t cap = 1 << 24) {
+    // The next message within timeout_ms into *msg; a longer one than cap is fetched again
+    // with the length recv reported, unless cap was asked for explicitly.
+    int recv(Bytes *msg, int timeout_ms, plexus_dgram_recv_info_t *info = nullptr, size_t cap = 0) {
         plexus_dgram_recv_info_t local{};
-        local.struct_size = sizeof local;
         if (!info) info = &local;
         info->struct_size = sizeof *info;
-        msg->resize(cap);
-        const int rc = dg().recv(p, msg->data(), msg->size(), info, timeout_ms);
+        msg->resize(cap ? cap : 65536);
+        int rc = dg().recv(p, msg->data(), msg->size(), info, timeout_ms);
+        if (rc == PLEXUS_ERR_OUT_OF_RESOURCE && cap == 0) {
+            msg->resize(info->len);
+            rc = dg().recv(p, msg->data(), msg->size(), info, 0);
+        }
         msg->resize(rc == PLEXUS_SUCCESS ? info->len : 0);
         return rc;
     }

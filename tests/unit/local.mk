@@ -50,7 +50,7 @@ endif
 # The datagram facility (framework/runtime/dgram/), through its C table, over loopback.
 if HAVE_GTEST
 dgram_unit_tests = \
-	tests/unit/test_runtime_dgram_unicast
+	tests/unit/test_runtime_dgram_unicast tests/unit/test_runtime_dgram_multicast
 check_PROGRAMS += $(dgram_unit_tests)
 TESTS += $(dgram_unit_tests)
 endif
