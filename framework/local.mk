@@ -18,6 +18,7 @@ framework_libplexus_la_SOURCES = \
 	framework/mca/selection.h framework/mca/selection.cc \
 	framework/mca/output.h framework/mca/output.cc \
 	framework/mca/host_api.h framework/mca/host_api.cc \
+	framework/mca/btl_common_params.h framework/mca/btl_common_params.cc \
 	framework/mca/mca_core.h framework/mca/mca_core.cc \
 	framework/runtime/topology.h framework/runtime/topology.cc \
 	framework/runtime/backoff.h framework/runtime/backoff.cc \
@@ -53,6 +54,12 @@ plexusinclude_HEADERS = \
 	framework/include/plexus/topology.h framework/include/plexus/btl.h \
 	framework/include/plexus/coll.h framework/include/plexus/osc.h \
 	framework/include/plexus/dpm.h framework/include/plexus/reconf.h
+plexussdkincludedir = $(includedir)/plexus/sdk
+plexussdkinclude_HEADERS = \
+	framework/include/plexus/sdk/host.hpp framework/include/plexus/sdk/reason.hpp \
+	framework/include/plexus/sdk/param.hpp framework/include/plexus/sdk/descriptor.hpp \
+	framework/include/plexus/sdk/process_module.hpp framework/include/plexus/sdk/progress.hpp \
+	framework/include/plexus/sdk/btl_entry_points.hpp framework/include/plexus/sdk/btl_limits.hpp
 pkgconfig_DATA += framework/plexus-component.pc
 
 # The core's datagram facility (host API 1.3's dgram table, plexus/dgram.h): UDP/IPv4 and, with

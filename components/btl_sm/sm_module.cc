@@ -12,6 +12,8 @@
 #include <cstring>
 #include <new>
 
+#include <plexus/sdk/host.hpp>
+
 #include "business_card.h"
 #include "cma.h"
 
@@ -53,7 +55,8 @@ SmModule::~SmModule() {
 }
 
 int SmModule::open(plexus_reason_t *why) {
-    if (host_->minor < 1 || host_->struct_size < offsetof(plexus_host_api_t, mem_bind_local)) {
+    if (!PLEXUS_HOST_HAS(host_, job_info) || !PLEXUS_HOST_HAS(host_, shm_name_prefix) ||
+        !PLEXUS_HOST_HAS(host_, modex_put) || !PLEXUS_HOST_HAS(host_, modex_get)) {
         set_reason(why, "needs host API 1.1 (runtime: job info, modex)");
         return PLEXUS_ERR_NOT_AVAILABLE;
     }
@@ -150,7 +153,7 @@ bool SmModule::create_segment(plexus_reason_t *why) {
     }
     uint8_t *base = segment_.base();
     // Placed on this process's NUMA node before the first touch: the receiver polls it.
-    if (host_->minor >= 2 && host_->struct_size >= sizeof(plexus_host_api_t)) {
+    if (PLEXUS_HOST_HAS_OR_LOG(host_, self_, mem_bind_local, "segment left to first-touch placement")) {
         int rc = host_->mem_bind_local(base, h.size);
         if (rc != PLEXUS_SUCCESS && rc != PLEXUS_ERR_NOT_AVAILABLE)
             host_->log(self_, PLEXUS_LOG_DETAIL, "mem_bind_local returned %d; first-touch placement", rc);
@@ -175,10 +178,8 @@ bool SmModule::create_segment(plexus_reason_t *why) {
 // (oversubscribed_single_copy_from; README, "Oversubscribed nodes"), unless the user set it.
 uint64_t SmModule::single_copy_threshold_for(const plexus_job_info_t &job) const {
     if (!cma_ || !job.oversubscribed) return params_.single_copy_threshold;
-    // A host that cannot say where the value came from: take it as the user's.
-    plexus_param_value_t v{};
-    if (!host_->param_lookup || host_->param_lookup("btl_sm_single_copy_threshold", &v) != PLEXUS_SUCCESS ||
-        !v.source || std::strcmp(v.source, "default") != 0)
+    // A host that cannot say whether the user set it: take the value as the user's.
+    if (sdk::param_is_set(host_, "btl_sm_single_copy_threshold", sdk::IfUnknown::user_set))
         return params_.single_copy_threshold;
     const uint64_t threshold =
         oversubscribed_single_copy_from(params_.single_copy_threshold, job.local_size, job.cpus_online);

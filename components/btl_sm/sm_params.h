@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include <plexus/btl.h>
 #include <plexus/component.h>
 
 namespace plexus::btl_sm {
@@ -28,8 +29,11 @@ struct SmParams {
     uint64_t fastbox_size = 32 * 1024;
     int single_copy = kSingleCopyCma;
     uint64_t single_copy_threshold = 16 * 1024 * 1024;  // measured: see README.md
+    // The core registers these for every BTL (btl_sm_eager_limit, btl_sm_max_send_size,
+    // btl_sm_exclusivity); these are sm's own values, used unless the user sets them.
     uint64_t eager_limit = 32 * 1024;
     uint64_t max_send_size = 32 * 1024;
+    uint32_t exclusivity = PLEXUS_BTL_EXCLUSIVITY_NODE;
     int64_t free_list_num = 64;
     int64_t max_frag_num = 32;
     int64_t fifo_size = 1024;
@@ -45,7 +49,8 @@ struct SmParams {
 inline constexpr int64_t kStallHoldNs = 100'000'000;
 inline constexpr int64_t kStallHoldMaxNs = 6'400'000'000;
 
-// Registers every parameter with storage in *p (the core writes the effective values there).
+// Registers every parameter with storage in *p (the core writes the effective values there), and
+// reads the ones the core registers for every BTL into *p.
 int register_sm_params(const plexus_host_api_t *host, const plexus_component_t *self, SmParams *p);
 
 // Empty when p is usable, else one sentence naming the parameter, its value and what is valid.

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include <plexus/sdk/param.hpp>
+
 #include "basic_scratch.h"
 
 namespace plexus::coll_basic {
@@ -58,28 +60,16 @@ Params g_params = defaults();
 int g_oversubscribed = kOversubscribedAuto;
 Storage g_storage;
 
-plexus_param_desc_t desc(const char *name, plexus_param_type_t type, const char *def, const char *help,
-                         int level, void *storage) {
-    plexus_param_desc_t d{};
-    d.struct_size = sizeof d;
-    d.name = name;
-    d.type = type;
-    d.default_value = def;
-    d.help = help;
-    d.level = level;
-    d.storage = storage;
-    return d;
+using plexus::sdk::ParamDesc;
+
+ParamDesc enumerated(const char *name, const char *const *values, const char *help, int *storage) {
+    return plexus::sdk::enum_param(name, storage, values, "auto", help, 5);
 }
 
-plexus_param_desc_t enumerated(const char *name, const char *const *values, const char *help, int *storage) {
-    plexus_param_desc_t d = desc(name, PLEXUS_PARAM_ENUM, "auto", help, 5, storage);
-    d.enum_values = values;
-    return d;
-}
-
-// The byte thresholds at which auto switches algorithm (level 6: tuning, not everyday use).
-plexus_param_desc_t threshold(const char *name, const char *def, const char *help, uint64_t *storage) {
-    return desc(name, PLEXUS_PARAM_SIZE, def, help, 6, storage);
+// Byte sizes: the thresholds at which auto switches algorithm, the segments of the pipelined ones
+// (level 6: tuning, not everyday use).
+ParamDesc threshold(const char *name, const char *def, const char *help, uint64_t *storage) {
+    return plexus::sdk::size_param(name, storage, def, help, 6);
 }
 
 long clamp_long(uint64_t v) { return v > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<long>(v); }
@@ -87,7 +77,7 @@ long clamp_long(uint64_t v) { return v > static_cast<uint64_t>(INT64_MAX) ? INT6
 }  // namespace
 
 int register_params(const plexus_host_api_t *host, const plexus_component_t *self) {
-    const plexus_param_desc_t all[] = {
+    const int rc = plexus::sdk::register_params(host, self, {
         enumerated("barrier_algorithm", kBarrierValues,
                    "Barrier algorithm: dissemination (ceil(log2 p) rounds of zero-byte messages), "
                    "linear (everyone signals rank 0, which releases everyone); auto is dissemination, "
@@ -211,23 +201,22 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                   "the root running, while the chains' segments wait for every relay to be "
                   "scheduled. Default 512k.",
                   &g_storage.bcast_pipeline_below),
-        desc("bcast_segment_bytes", PLEXUS_PARAM_SIZE, "8000",
-             "Bytes of one segment of the pipeline bcast (what the shared-memory transport sends "
-             "through its fast boxes, at most 8 KiB with the header). At least 1. Default 8000.",
-             6, &g_storage.bcast_segment),
-        desc("reduce_segment_bytes", PLEXUS_PARAM_SIZE, "128k",
-             "The binomial reduce (Reduce, and the reductions other collectives make with it) "
-             "moves vectors of at least two segments of this many bytes segment by segment, "
-             "combining one while the next arrives; 0 moves whole vectors. Default 128k.",
-             6, &g_storage.reduce_segment),
-        desc("scratch_keep_bytes", PLEXUS_PARAM_SIZE, "64m",
-             "Bytes of temporaries (the scratch buffers of reductions, Bruck, in-place copies) each "
-             "thread keeps between collective calls instead of freeing and allocating them again; "
-             "a larger temporary is freed after its call, 0 keeps none. Default 64m.",
-             6, &g_storage.scratch_keep),
-    };
-    for (const auto &d : all)
-        if (int rc = host->param_register(self, &d); rc != PLEXUS_SUCCESS) return rc;
+        threshold("bcast_segment_bytes", "8000",
+                  "Bytes of one segment of the pipeline bcast (what the shared-memory transport sends "
+                  "through its fast boxes, at most 8 KiB with the header). At least 1. Default 8000.",
+                  &g_storage.bcast_segment),
+        threshold("reduce_segment_bytes", "128k",
+                  "The binomial reduce (Reduce, and the reductions other collectives make with it) "
+                  "moves vectors of at least two segments of this many bytes segment by segment, "
+                  "combining one while the next arrives; 0 moves whole vectors. Default 128k.",
+                  &g_storage.reduce_segment),
+        threshold("scratch_keep_bytes", "64m",
+                  "Bytes of temporaries (the scratch buffers of reductions, Bruck, in-place copies) each "
+                  "thread keeps between collective calls instead of freeing and allocating them again; "
+                  "a larger temporary is freed after its call, 0 keeps none. Default 64m.",
+                  &g_storage.scratch_keep),
+    });
+    if (rc != PLEXUS_SUCCESS) return rc;
     g_params.bcast_large = clamp_long(g_storage.bcast_large);
     g_params.reduce_large = clamp_long(g_storage.reduce_large);
     g_params.allreduce_large = clamp_long(g_storage.allreduce_large);

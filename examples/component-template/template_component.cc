@@ -1,13 +1,19 @@
 // plexus_coll_template: the smallest complete out-of-tree coll component, to copy when you start
 // your own. It registers two parameters, logs when opened, and offers itself to communicators.
 //
-// Plain C++17 and the SDK headers only: nothing from Plexus is linked. Every call into the core
-// goes through the host-API table handed to register_params() and open().
+// Plain C++17 and the installed SDK headers only: nothing from Plexus is linked. Every call into
+// the core goes through the host-API table handed to register_params() and open(). The SDK
+// (plexus/sdk/) writes the descriptor and its C entry points from the struct below: they check
+// the host API's major, hand each function this component's descriptor ("self") and keep C++
+// exceptions from reaching the core.
 #include <plexus/coll.h>
+#include <plexus/sdk/descriptor.hpp>
+#include <plexus/sdk/host.hpp>
+#include <plexus/sdk/param.hpp>
+#include <plexus/sdk/reason.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 
 namespace {
 
@@ -25,117 +31,72 @@ struct State {
 };
 State g_state;
 
-}  // namespace
-
-// The descriptor is declared before the functions so that they can name themselves to the host
-// (log and param_register take the descriptor's address as "self").
-PLEXUS_DECLARE_COMPONENT(coll, template);
-
-namespace {
-
-const plexus_component_t *self() { return &PLEXUS_COMPONENT_SYMBOL(coll, template); }
-
-// A different host-API major means a different table layout: touch nothing in it. Members that a
-// later minor appends need `host->minor >= N` before use; this component uses 1.0 members only.
-bool host_is_compatible(const plexus_host_api_t *host) {
-    return host && host->major == PLEXUS_HOST_API_MAJOR;
-}
-
-int register_param(const plexus_host_api_t *host, plexus_param_desc_t desc) {
-    desc.struct_size = sizeof desc;
-    return host->param_register(self(), &desc);
-}
-
-// Called for every component found, selected or not, so that plexus_info can list the
-// parameters: no device probing or allocation here. Full names: coll_template_<name>.
-int template_register_params(const plexus_host_api_t *host, const plexus_component_t *) noexcept {
-    if (!host_is_compatible(host)) return PLEXUS_ERR_NOT_AVAILABLE;
-
-    plexus_param_desc_t boost{};
-    boost.name = "priority_boost";
-    boost.type = PLEXUS_PARAM_INT;
-    boost.default_value = "0";
-    boost.help = "Added to the template component's priority (25) for communicators of two or more "
-                 "processes; raise it to prefer this component over other generic ones.";
-    boost.level = 5;
-    boost.has_range = 1;
-    boost.min = 0;
-    boost.max = kMaxBoost;
-    boost.storage = &g_state.priority_boost;
-    int rc = register_param(host, boost);
-    if (rc != PLEXUS_SUCCESS) return rc;
-
-    plexus_param_desc_t greeting{};
-    greeting.name = "greeting";
-    greeting.type = PLEXUS_PARAM_STRING;
-    greeting.default_value = "hello from the template component";
-    greeting.help = "Text the template component logs when it is opened (visible with "
-                    "coll_base_verbose=1).";
-    greeting.level = 9;
-    greeting.storage = &g_state.greeting;
-    return register_param(host, greeting);
-}
-
-// Acquire process-wide resources here (devices, shared segments, progress callbacks); to decline,
-// return PLEXUS_ERR_NOT_AVAILABLE with a reason the user can act on.
-int template_open(const plexus_host_api_t *host, plexus_reason_t *why) noexcept {
-    if (!host_is_compatible(host)) {
-        if (why)
-            std::snprintf(why->text, sizeof why->text,
-                          "built for host API %d, this Plexus offers %d: rebuild the component",
-                          PLEXUS_HOST_API_MAJOR, host ? int(host->major) : -1);
-        return PLEXUS_ERR_NOT_AVAILABLE;
-    }
-    g_state.host = host;
-    g_state.opened = true;
-    host->log(self(), PLEXUS_LOG_DECISION, "%s (priority %d)",
-              g_state.greeting ? g_state.greeting : "",
-              kBasePriority + int(g_state.priority_boost));
-    return PLEXUS_SUCCESS;
-}
-
-// Release everything open() acquired; the core may unload the file afterwards.
-int template_close() noexcept {
-    g_state.host = nullptr;
-    g_state.opened = false;
-    return PLEXUS_SUCCESS;
-}
-
 // A scope from an older core may be shorter than ours: read only the fields it has.
 bool scope_has_size(const plexus_coll_scope_t *comm) {
     return comm->struct_size >= offsetof(plexus_coll_scope_t, size) + sizeof comm->size;
 }
 
-int decline(plexus_query_result_t *result, const char *reason) {
-    std::snprintf(result->why.text, sizeof result->why.text, "%s", reason);
-    return PLEXUS_ERR_NOT_AVAILABLE;
-}
+struct Template {
+    static constexpr plexus::sdk::Identity identity{
+        "plexus-coll-template",                                // package that ships it
+        "BSD-3-Clause",                                        // license (SPDX)
+        "template coll component: copy it to start your own",  // plexus_info's one line
+        {1, 0, 0}};                                            // this component's version
 
-// Called per communicator. A real component would build its module here (module: the
-// framework's function table for this communicator); the template has nothing to offer but rank.
-int template_query(const void *scope, plexus_query_result_t *result) noexcept {
-    if (!result) return PLEXUS_ERR_BAD_PARAM;
-    if (!g_state.opened) return decline(result, "the template component is not open");
-    const auto *comm = static_cast<const plexus_coll_scope_t *>(scope);
-    if (!comm) return decline(result, "no communicator given");
-    if (!scope_has_size(comm)) return decline(result, "communicator description too short");
-    if (comm->size < 2) return decline(result, "serves communicators of 2 or more processes only");
-    result->priority = kBasePriority + int(g_state.priority_boost);
-    result->module = nullptr;
-    return PLEXUS_SUCCESS;
-}
+    // Called for every component found, selected or not, so that plexus_info can list the
+    // parameters: no device probing or allocation here. Full names: coll_template_<name>.
+    static int register_params(const plexus_host_api_t *host, const plexus_component_t *self) {
+        return plexus::sdk::register_params(
+            host, self,
+            {plexus::sdk::int_param("priority_boost", &g_state.priority_boost, "0",
+                                    "Added to the template component's priority (25) for communicators of "
+                                    "two or more processes; raise it to prefer this component over other "
+                                    "generic ones.",
+                                    5)
+                 .range(0, kMaxBoost),
+             plexus::sdk::string_param("greeting", &g_state.greeting, "hello from the template component",
+                                       "Text the template component logs when it is opened (visible with "
+                                       "coll_base_verbose=1).",
+                                       9)});
+    }
+
+    // Acquire process-wide resources here (devices, shared segments, progress callbacks); to
+    // decline, return PLEXUS_ERR_NOT_AVAILABLE with a reason the user can act on. Members a later
+    // host-API minor appends are checked before use: PLEXUS_HOST_HAS(host, member).
+    static int open(const plexus_host_api_t *host, const plexus_component_t *self, plexus_reason_t *) {
+        g_state.host = host;
+        g_state.opened = true;
+        host->log(self, PLEXUS_LOG_DECISION, "%s (priority %d)", g_state.greeting ? g_state.greeting : "",
+                  kBasePriority + int(g_state.priority_boost));
+        // param_is_set came with host API 1.3: an older core's table ends before it.
+        if (PLEXUS_HOST_HAS(host, param_is_set) && host->param_is_set("coll_template_priority_boost") == 1)
+            host->log(self, PLEXUS_LOG_DECISION, "priority boost %d set by the user", int(g_state.priority_boost));
+        return PLEXUS_SUCCESS;
+    }
+
+    // Release everything open() acquired; the core may unload the file afterwards.
+    static int close() {
+        g_state.host = nullptr;
+        g_state.opened = false;
+        return PLEXUS_SUCCESS;
+    }
+
+    // Called per communicator. A real component would build its module here (module: the
+    // framework's function table for this communicator); the template has nothing to offer but
+    // rank.
+    static int query(const void *scope, plexus_query_result_t *result) {
+        if (!g_state.opened) return plexus::sdk::decline(result, "the template component is not open");
+        const auto *comm = static_cast<const plexus_coll_scope_t *>(scope);
+        if (!comm) return plexus::sdk::decline(result, "no communicator given");
+        if (!scope_has_size(comm)) return plexus::sdk::decline(result, "communicator description too short");
+        if (comm->size < 2) return plexus::sdk::decline(result, "serves communicators of 2 or more processes only");
+        return plexus::sdk::offer(result, kBasePriority + int(g_state.priority_boost), nullptr);
+    }
+};
 
 }  // namespace
 
-// The one exported symbol. The core checks magic, sizes, ABI versions and that framework and name
-// match the file name (plexus_coll_template.so) before calling anything.
-PLEXUS_DECLARE_COMPONENT(coll, template) = {
-    PLEXUS_COMPONENT_INIT(coll, PLEXUS_COLL_MAJOR, PLEXUS_COLL_MINOR, template, 1, 0, 0),
-    "plexus-coll-template",                                // package that ships it
-    "BSD-3-Clause",                                        // license (SPDX)
-    "template coll component: copy it to start your own",  // plexus_info's one line
-    template_register_params,
-    template_open,
-    template_close,
-    template_query,
-};
+// The one exported symbol, plexus_coll_template_component. The core checks magic, sizes, ABI
+// versions and that framework and name match the file name (plexus_coll_template.so) before
+// calling anything.
+PLEXUS_SDK_COMPONENT(coll, template, PLEXUS_COLL_MAJOR, PLEXUS_COLL_MINOR, Template);

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "btl_common_params.h"
 #include "host_api.h"
 #include "name_suggest.h"
 #include "output.h"
@@ -194,6 +195,8 @@ void McaCore::register_component_params(ComponentRecord &c) {
     prio.min = -1;
     prio.max = PLEXUS_PRIORITY_MAX;
     params_->register_param(prio, nullptr, &err);
+    if (c.framework == "btl" && !register_btl_common_params(*params_, c.name, &err))
+        error(c.full_name(), err);
     if (!c.desc->register_params) return;
     int rc = c.desc->register_params(host_api(), c.desc);
     if (rc != PLEXUS_SUCCESS) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "components/btl_sm/sm_params.h"
+#include "mca/btl_common_params.h"
 #include "mca/param_registry.h"
 
 using namespace plexus::btl_sm;
@@ -38,15 +39,34 @@ int fake_register(const plexus_component_t *, const plexus_param_desc_t *d) {
     return g_registry->register_param(spec, d->storage, &err) ? PLEXUS_SUCCESS : PLEXUS_ERR_BAD_PARAM;
 }
 
+int registry_lookup(const char *name, plexus_param_value_t *out) {
+    const plexus::mca::Param *p = g_registry->find(name);
+    if (!p) return PLEXUS_ERR_NOT_FOUND;
+    *out = plexus_param_value_t{};
+    out->type = p->value.type;
+    out->i = p->value.i;
+    out->u = p->value.u;
+    return PLEXUS_SUCCESS;
+}
+
+// The core's registration for btl_sm: the parameters every BTL has, then sm's own.
 SmParams registered(std::vector<Setting> settings, std::vector<std::string> *errors = nullptr) {
     ParamRegistry registry(std::move(settings));
     g_registry = &registry;
     g_seen.clear();
+    std::string err;
+    EXPECT_TRUE(plexus::mca::register_btl_common_params(registry, "sm", &err)) << err;
     plexus_host_api_t host{};
     host.struct_size = sizeof host;
+    host.major = PLEXUS_HOST_API_MAJOR;
+    host.minor = PLEXUS_HOST_API_MINOR;
     host.param_register = fake_register;
+    host.param_lookup = registry_lookup;
+    plexus_component_t self{};
+    self.framework = "btl";
+    self.name = "sm";
     SmParams p;
-    EXPECT_EQ(register_sm_params(&host, nullptr, &p), PLEXUS_SUCCESS);
+    EXPECT_EQ(register_sm_params(&host, &self, &p), PLEXUS_SUCCESS);
     if (errors) *errors = registry.errors();
     g_registry = nullptr;
     return p;
@@ -59,8 +79,8 @@ Setting env(const std::string &name, const std::string &value) {
 TEST(SmParams, EveryParameterHasHelpAndTheDefaultsAreValid) {
     const SmParams p = registered({});
     for (const char *name : {"fastbox_threshold", "fastbox_max", "fastbox_size", "single_copy",
-                             "single_copy_threshold", "eager_limit", "max_send_size", "free_list_num",
-                             "max_frag_num", "fifo_size", "single_copy_stall"}) {
+                             "single_copy_threshold", "free_list_num", "max_frag_num", "fifo_size",
+                             "single_copy_stall"}) {
         ASSERT_TRUE(g_seen.count(name)) << name << " is not registered";
         const std::string help = g_seen[name].help;
         EXPECT_GT(help.size(), 40u) << name;
@@ -69,17 +89,24 @@ TEST(SmParams, EveryParameterHasHelpAndTheDefaultsAreValid) {
     EXPECT_EQ(validate_sm_params(p), "");
     EXPECT_EQ(p.fastbox_size, 32u * 1024);
     EXPECT_EQ(p.single_copy, kSingleCopyCma);
-    EXPECT_EQ(p.eager_limit, 32768u);
+    EXPECT_EQ(p.eager_limit, 32768u) << "sm's own, while btl_sm_eager_limit is left alone";
+    EXPECT_EQ(p.max_send_size, 32768u);
+    EXPECT_EQ(p.exclusivity, PLEXUS_BTL_EXCLUSIVITY_NODE);
     EXPECT_EQ(p.single_copy_stall, 200);
+    for (const char *core_owned : {"eager_limit", "max_send_size", "exclusivity"})
+        EXPECT_FALSE(g_seen.count(core_owned)) << core_owned << ": the core registers it for every BTL";
 }
 
 TEST(SmParams, SettingsReachTheStorage) {
     const SmParams p = registered({env("btl_sm_fastbox_max", "0"), env("btl_sm_single_copy", "none"),
-                                   env("btl_sm_fastbox_size", "64k"), env("btl_sm_eager_limit", "8k")});
+                                   env("btl_sm_fastbox_size", "64k"), env("btl_sm_eager_limit", "8k"),
+                                   env("btl_sm_max_send_size", "64k"), env("btl_sm_exclusivity", "1000")});
     EXPECT_EQ(p.fastbox_max, 0);
     EXPECT_EQ(p.single_copy, kSingleCopyNone);
     EXPECT_EQ(p.fastbox_size, 65536u);
     EXPECT_EQ(p.eager_limit, 8192u);
+    EXPECT_EQ(p.max_send_size, 65536u);
+    EXPECT_EQ(p.exclusivity, 1000u);
     EXPECT_EQ(validate_sm_params(p), "");
 }
 

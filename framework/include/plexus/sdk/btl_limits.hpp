@@ -1,0 +1,63 @@
+// The parameters every BTL has: btl_<name>_eager_limit, btl_<name>_max_send_size and
+// btl_<name>_exclusivity. The core registers them for each btl component (as it registers
+// <fw>_<name>_priority), left at "the component's own" (0, or -1 for exclusivity) unless the user
+// sets them; a BTL reads them here, with its own defaults, before it sizes anything by them.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include <plexus/btl.h>
+#include <plexus/sdk/host.hpp>
+
+namespace plexus::sdk {
+
+struct BtlLimits {
+    uint64_t eager_limit;    // largest header + payload sent unasked
+    uint64_t max_send_size;  // largest header + payload of any send
+    uint32_t exclusivity;    // PLEXUS_BTL_EXCLUSIVITY_* band or a value between
+};
+
+namespace detail {
+
+// The value of btl_<name>_<what>, or nothing when the core has none or it is the sentinel.
+inline bool btl_param(const plexus_host_api_t *host, const plexus_component_t *self, const char *what,
+                      plexus_param_value_t *out) noexcept {
+    if (!PLEXUS_HOST_HAS(host, param_lookup) || !self || !self->name) return false;
+    char full[128];
+    const int n = std::snprintf(full, sizeof full, "btl_%s_%s", self->name, what);
+    if (n <= 0 || static_cast<size_t>(n) >= sizeof full) return false;
+    return host->param_lookup(full, out) == PLEXUS_SUCCESS;
+}
+
+}  // namespace detail
+
+// The limits the user set for self's component, the component's own defaults elsewhere.
+inline BtlLimits btl_limits(const plexus_host_api_t *host, const plexus_component_t *self,
+                            const BtlLimits &defaults) noexcept {
+    BtlLimits l = defaults;
+    plexus_param_value_t v{};
+    if (detail::btl_param(host, self, "eager_limit", &v) && v.u > 0) l.eager_limit = v.u;
+    if (detail::btl_param(host, self, "max_send_size", &v) && v.u > 0) l.max_send_size = v.u;
+    if (detail::btl_param(host, self, "exclusivity", &v) && v.i >= 0) l.exclusivity = static_cast<uint32_t>(v.i);
+    return l;
+}
+
+// Empty when l is consistent, else one sentence naming the parameters and what is valid.
+inline std::string check_btl_limits(const char *name, const BtlLimits &l) {
+    const std::string prefix = std::string("btl_") + name + "_";
+    if (l.eager_limit > l.max_send_size)
+        return prefix + "eager_limit is " + std::to_string(l.eager_limit) + " bytes; valid: at most " + prefix +
+               "max_send_size (" + std::to_string(l.max_send_size) + " bytes)";
+    return "";
+}
+
+// What the PML and BML plan with.
+inline void apply_btl_limits(const BtlLimits &l, plexus_btl_module_t *m) noexcept {
+    m->eager_limit = static_cast<size_t>(l.eager_limit);
+    m->max_send_size = static_cast<size_t>(l.max_send_size);
+    m->exclusivity = l.exclusivity;
+}
+
+}  // namespace plexus::sdk
