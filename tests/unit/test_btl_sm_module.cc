@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <cstdarg>
-#include <cstddef>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -19,7 +18,6 @@
 
 #include "components/btl_sm/business_card.h"
 #include "components/btl_sm/sm_module.h"
-#include "runtime/shm/shm_services.h"
 
 using namespace plexus::btl_sm;
 
@@ -100,11 +98,6 @@ plexus_host_api_t make_host() {
     h.progress_unregister = fake_progress_register;
     h.job_info = fake_job_info;
     h.shm_name_prefix = fake_shm_prefix;
-    // The core's real shm services, naming segments without a runtime.
-    h.shm = &plexus::runtime::kShmServices;
-    char prefix[64];
-    fake_shm_prefix(prefix, sizeof prefix);
-    plexus::runtime::set_shm_prefix_for_tests(prefix);
     h.modex_put = fake_modex_put;
     h.modex_get = fake_modex_get;
     h.mem_bind_local = fake_bind;
@@ -233,7 +226,7 @@ TEST_F(SmModuleTest, SegmentsNeverHaveANameInDevShm) {
     const auto &bytes = g_cards[{"testjob", 0}];
     ASSERT_TRUE(parse_card(bytes.data(), bytes.size(), &card, &why)) << why;
     errno = 0;
-    EXPECT_LT(shm_open(card.segment.name, O_RDONLY, 0), 0) << card.segment.name << " has a name before peers attach";
+    EXPECT_LT(shm_open(card.segment, O_RDONLY, 0), 0) << card.segment << " has a name before peers attach";
     EXPECT_EQ(errno, ENOENT);
     add_procs(0);
     add_procs(1);
@@ -241,23 +234,6 @@ TEST_F(SmModuleTest, SegmentsNeverHaveANameInDevShm) {
     settle();
     ASSERT_EQ(ranks[1].inbox.got.size(), 1u);
     EXPECT_EQ(ranks[1].inbox.got[0].bytes, "through a borrowed descriptor");
-}
-
-// A core before host API 1.3 (or one without shm services): sm declines and says why.
-TEST_F(SmModuleTest, DeclinesWithoutTheCoresShmServices) {
-    g_local_size = 2;
-    g_rank = 0;
-    plexus_host_api_t old = make_host();
-    old.shm = nullptr;
-    plexus_reason_t why{};
-    EXPECT_EQ(SmModule(&old, nullptr, SmParams{}).open(&why), PLEXUS_ERR_NOT_AVAILABLE);
-    EXPECT_STREQ(why.text, "needs host API 1.3 (shm services)");
-    old = make_host();
-    old.struct_size = offsetof(plexus_host_api_t, shm);  // a 1.2 core's table ends there
-    why = plexus_reason_t{};
-    EXPECT_EQ(SmModule(&old, nullptr, SmParams{}).open(&why), PLEXUS_ERR_NOT_AVAILABLE);
-    EXPECT_STREQ(why.text, "needs host API 1.3 (shm services)");
-    EXPECT_TRUE(g_cards.empty()) << "a card was put by a module that declined";
 }
 
 TEST_F(SmModuleTest, FastBoxAfterTheThreshold) {
@@ -652,33 +628,40 @@ TEST_F(SmModuleTest, OversubscribedNodeKeepsAThresholdTheUserSet) {
     EXPECT_EQ(ranks[0].api()->rdma_threshold, uint64_t{1} << 20);
 }
 
-// A core of host API 1.2 hands over a table shorter than this build's: it has mem_bind_local
-// all the same (the segment is bound), but no param_is_set, so the threshold is kept as the
-// user's; a 1.1 table has no binding, and the log says so.
-TEST_F(SmModuleTest, OlderHostTablesBindWhatTheyCanAndSayWhatTheyLack) {
-    g_oversubscribed = true;
-    plexus_host_api_t h12 = kHost;
-    h12.minor = 2;
-    h12.struct_size = offsetof(plexus_host_api_t, shm);
+// The segment is bound to this process's NUMA node wherever the core can; a core without
+// mem_bind_local is named in the log instead of binding being skipped in silence (tables of
+// older minors, where the check used to fail: test_sdk).
+TEST_F(SmModuleTest, TheSegmentIsBoundOrTheLogSaysWhyNot) {
     g_local_size = 1;
     g_rank = 0;
     g_binds = 0;
     g_log.clear();
-    SmModule m12(&h12, nullptr, SmParams{});
     plexus_reason_t why{};
-    ASSERT_EQ(m12.open(&why), PLEXUS_SUCCESS) << why.text;
+    ASSERT_EQ(SmModule(&kHost, nullptr, SmParams{}).open(&why), PLEXUS_SUCCESS) << why.text;
     EXPECT_EQ(g_binds, 1);
-    EXPECT_EQ(m12.api()->rdma_threshold, SmParams{}.single_copy_threshold);
-    plexus_host_api_t h11 = h12;
-    h11.minor = 1;
-    h11.struct_size = offsetof(plexus_host_api_t, mem_bind_local);
+    plexus_host_api_t unbound = kHost;
+    unbound.mem_bind_local = nullptr;
     g_binds = 0;
-    SmModule m11(&h11, nullptr, SmParams{});
-    ASSERT_EQ(m11.open(&why), PLEXUS_SUCCESS) << why.text;
+    ASSERT_EQ(SmModule(&unbound, nullptr, SmParams{}).open(&why), PLEXUS_SUCCESS) << why.text;
     EXPECT_EQ(g_binds, 0);
     bool said = false;
     for (const auto &line : g_log) said |= line.find("no mem_bind_local") != std::string::npos;
     EXPECT_TRUE(said) << "the missing binding is logged";
+}
+
+// A core that cannot say whether the user set btl_sm_single_copy_threshold: the value is taken
+// as the user's, not replaced by the oversubscribed one.
+TEST_F(SmModuleTest, OversubscribedNodeKeepsTheThresholdWhenTheCoreCannotSayWhoSetIt) {
+    g_oversubscribed = true;
+    g_local_size = 1;
+    g_rank = 0;
+    plexus_host_api_t h = kHost;
+    h.param_is_set = nullptr;
+    SmModule m(&h, nullptr, SmParams{});
+    plexus_reason_t why{};
+    ASSERT_EQ(m.open(&why), PLEXUS_SUCCESS) << why.text;
+    ASSERT_TRUE(m.api()->caps & PLEXUS_BTL_CAP_GET) << "CMA is expected to work on the test machine";
+    EXPECT_EQ(m.api()->rdma_threshold, SmParams{}.single_copy_threshold);
 }
 
 TEST_F(SmModuleTest, SingleCopyGetAndPutWithinTheRegion) {
@@ -771,7 +754,7 @@ TEST_F(SmModuleTest, LaterJobReachesUnlinkedSegments) {
     std::string why;
     const auto &bytes = g_cards[{"testjob", 0}];
     ASSERT_TRUE(parse_card(bytes.data(), bytes.size(), &card0, &why)) << why;
-    ASSERT_LT(shm_open(card0.segment.name, O_RDONLY, 0), 0) << "rank 0's segment should be unlinked by now";
+    ASSERT_LT(shm_open(card0.segment, O_RDONLY, 0), 0) << "rank 0's segment should be unlinked by now";
 
     g_nspace = "childjob";  // one process alone in its job: its own segment is unlinked at open
     g_rank = 0;
