@@ -45,8 +45,9 @@ bool lengths_agree(const Header &h, size_t len, size_t max_message) {
     if (h.msg_len > max_message || h.frag_count == 0 || h.frag_index >= h.frag_count) return false;
     if (static_cast<uint64_t>(h.frag_offset) + h.frag_len > h.msg_len) return false;
     if (h.frag_count == 1) return h.frag_offset == 0 && h.frag_len == h.msg_len;
-    // A fragment carries something, and the first fragment's sequence must not wrap below 1.
-    return h.frag_len > 0 && h.seq > h.frag_index;
+    // A fragment carries something (so there are no more fragments than bytes), and the first
+    // fragment's sequence must not wrap below 1.
+    return h.frag_len > 0 && h.frag_count <= h.msg_len && h.seq > h.frag_index;
 }
 
 }  // namespace
