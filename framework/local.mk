@@ -62,6 +62,21 @@ plexussdkinclude_HEADERS = \
 	framework/include/plexus/sdk/btl_entry_points.hpp framework/include/plexus/sdk/btl_limits.hpp
 pkgconfig_DATA += framework/plexus-component.pc
 
+# The core's shared-memory services (host API 1.3's shm table, plexus/shm.h) and the header-only
+# shared-memory data structures components inline (plexus/sdk/shm_*.hpp).
+framework_libplexus_la_SOURCES += \
+	framework/runtime/shm/unique_fd.h framework/runtime/shm/mapping.h \
+	framework/runtime/shm/fd_borrow.h framework/runtime/shm/fd_borrow.cc \
+	framework/runtime/shm/segment_name.h framework/runtime/shm/segment_name.cc \
+	framework/runtime/shm/shm_segment.h framework/runtime/shm/shm_segment.cc \
+	framework/runtime/shm/single_copy.h framework/runtime/shm/single_copy.cc \
+	framework/runtime/shm/shm_services.h framework/runtime/shm/shm_services.cc
+plexusinclude_HEADERS += framework/include/plexus/shm.h
+plexusshmsdkdir = $(includedir)/plexus/sdk
+plexusshmsdk_HEADERS = \
+	framework/include/plexus/sdk/shared_word.hpp framework/include/plexus/sdk/rel_ptr.hpp \
+	framework/include/plexus/sdk/shm_fifo.hpp framework/include/plexus/sdk/shm_segment.hpp
+
 # The core's datagram facility (host API 1.3's dgram table, plexus/dgram.h): UDP/IPv4 and, with
 # rdma-core, InfiniBand UD; every datagram authenticated with HMAC-SHA256 (OpenSSL libcrypto).
 framework_libplexus_la_SOURCES += \

@@ -13,6 +13,7 @@
 #include "runtime/progress.h"
 #include "runtime/dgram/dgram_services.h"
 #include "runtime/runtime.h"
+#include "runtime/shm/shm_services.h"
 #include "runtime/topology.h"
 
 namespace plexus::mca {
@@ -258,7 +259,7 @@ const plexus_host_api_t kTable = {
     // 1.2
     mem_bind_local,
     // 1.3: the service tables are filled by the runtime's facilities as they land
-    nullptr, &runtime::dgram::kServices, param_is_set,
+    &runtime::kShmServices, &runtime::dgram::kServices, param_is_set,
 };
 
 }  // namespace

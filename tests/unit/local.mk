@@ -58,3 +58,13 @@ check_PROGRAMS += $(dgram_unit_tests)
 TESTS += $(dgram_unit_tests)
 endif
 noinst_HEADERS += tests/unit/dgram_test_support.h
+
+# The core's shared-memory services (framework/runtime/shm/, through host API 1.3's shm table)
+# and the SDK's shared-memory FIFO.
+if HAVE_GTEST
+shm_unit_tests = \
+	tests/unit/test_runtime_shm_segment tests/unit/test_runtime_shm_single_copy \
+	tests/unit/test_host_api_shm tests/unit/test_sdk_shm_fifo
+check_PROGRAMS += $(shm_unit_tests)
+TESTS += $(shm_unit_tests)
+endif
