@@ -58,7 +58,6 @@ check_PROGRAMS += $(dgram_unit_tests)
 TESTS += $(dgram_unit_tests)
 endif
 noinst_HEADERS += tests/unit/dgram_test_support.h
-
 # The core's shared-memory services (framework/runtime/shm/, through host API 1.3's shm table)
 # and the SDK's shared-memory FIFO.
 if HAVE_GTEST
