@@ -31,18 +31,16 @@ std::string node_identity(std::string *why) {
     return std::string(host) + "/" + boot;
 }
 
-bool make_card(const std::string &node, const std::string &segment, uint64_t size, int32_t pid, int32_t fd,
-               uint64_t probe_addr, uint64_t probe_value, Card *out) {
+bool make_card(const std::string &node, const plexus_shm_desc_t &segment, int32_t pid, uint64_t probe_addr,
+               uint64_t probe_value, Card *out) {
     Card c{};
     c.magic = kCardMagic;
     c.version = kCardVersion;
     c.pid = pid;
-    c.segment_fd = fd;
-    c.segment_size = size;
     c.probe_addr = probe_addr;
     c.probe_value = probe_value;
-    if (!copy_string(node, c.node, sizeof c.node) || !copy_string(segment, c.segment, sizeof c.segment))
-        return false;
+    c.segment = segment;
+    if (!copy_string(node, c.node, sizeof c.node)) return false;
     *out = c;
     return true;
 }
@@ -59,8 +57,8 @@ bool parse_card(const void *data, size_t len, Card *out, std::string *why) {
                ", expected " + std::to_string(kCardMagic) + "/" + std::to_string(kCardVersion);
         return false;
     }
-    if (!std::memchr(c.node, 0, sizeof c.node) || !std::memchr(c.segment, 0, sizeof c.segment)) {
-        *why = "card with an unterminated string";
+    if (!std::memchr(c.node, 0, sizeof c.node)) {
+        *why = "card with an unterminated node name";
         return false;
     }
     *out = c;

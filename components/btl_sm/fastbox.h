@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "shared_word.h"
+#include "sm_sdk.h"
 
 namespace plexus::btl_sm {
 

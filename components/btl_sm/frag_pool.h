@@ -14,7 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "shared_word.h"
+#include "sm_sdk.h"
 
 namespace plexus::btl_sm {
 

@@ -3,13 +3,10 @@
 # what the plugin runs.
 noinst_LTLIBRARIES += components/btl_sm/libsm_parts.la
 components_btl_sm_libsm_parts_la_SOURCES = \
-	components/btl_sm/shared_word.h components/btl_sm/rel_ptr.h \
-	components/btl_sm/mpsc_fifo.h components/btl_sm/mpsc_fifo.cc \
+	components/btl_sm/sm_sdk.h \
 	components/btl_sm/frag_pool.h components/btl_sm/frag_pool.cc \
 	components/btl_sm/fastbox.h components/btl_sm/fastbox.cc \
 	components/btl_sm/segment_layout.h components/btl_sm/segment_layout.cc \
-	components/btl_sm/shm_segment.h components/btl_sm/shm_segment.cc \
-	components/btl_sm/cma.h components/btl_sm/cma.cc \
 	components/btl_sm/business_card.h components/btl_sm/business_card.cc \
 	components/btl_sm/sm_params.h components/btl_sm/sm_params.cc \
 	components/btl_sm/sm_control.h components/btl_sm/sm_endpoint.h \

@@ -2,7 +2,6 @@
 
 #include "fastbox.h"
 #include "frag_pool.h"
-#include "mpsc_fifo.h"
 
 namespace plexus::btl_sm {
 namespace {

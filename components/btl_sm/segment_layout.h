@@ -4,33 +4,35 @@
 //   header            magic, version, size, owner, the offsets below; the attach counter and
 //                     the granted-box count each on a cache line of their own
 //   directory         one entry per process that attached (slot = the attach counter's value):
-//                     its pid, segment name and descriptor; the slot is how FIFO descriptors
-//                     name segments
-//   FIFO              the MPSC receive FIFO (mpsc_fifo.h)
+//                     the core's descriptor of its own segment (plexus/shm.h); the slot is how
+//                     FIFO descriptors name segments
+//   FIFO              the MPSC receive FIFO (plexus/sdk/shm_fifo.hpp)
 //   eager fragments   this process's small fragments (frag_pool.h)
 //   max fragments     this process's large fragments (pipelined rendezvous)
 //   fast boxes        the rings this process grants to senders (fastbox.h)
 //
-// Offsets are 32-bit (a segment is below 4 GiB), every part starts on a cache line.
+// The core keeps a header page of its own before all this (plexus/shm.h); offsets here count from
+// the usable bytes. Offsets are 32-bit (a segment is below 4 GiB), every part starts on a cache line.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "shared_word.h"
+#include <plexus/shm.h>
+
+#include "sm_sdk.h"
 
 namespace plexus::btl_sm {
 
 constexpr uint64_t kSegmentMagic = 0x474553534d584c50ull;  // "PLXMSSEG"
-constexpr uint32_t kSegmentVersion = 2;
-constexpr size_t kSegmentNameMax = 116;  // with the NUL
+constexpr uint32_t kSegmentVersion = 3;
 
 struct DirEntry {
-    int32_t pid;
     uint32_t ready;  // 1 once the rest is written (release)
-    int32_t fd;      // the attacher's descriptor of its own segment (see shm_segment.h)
-    char segment[kSegmentNameMax];
+    uint32_t reserved;
+    plexus_shm_desc_t segment;  // the attacher's own segment, for attaching back
+    uint8_t pad[8];
 };
 static_assert(sizeof(DirEntry) == 128);
 
@@ -40,7 +42,7 @@ struct SegmentHeader {
     uint32_t reserved0;
     uint64_t size;
     int32_t owner_pid;
-    uint32_t expected_peers;  // local peers of the owner's job: the last of them unlinks a name
+    uint32_t reserved1;
     uint32_t dir_off, dir_cap;
     uint32_t fifo_off, fifo_cap;
     uint32_t eager_off, eager_count, eager_stride;

@@ -9,9 +9,8 @@
 
 #include "fastbox.h"
 #include "frag_pool.h"
-#include "mpsc_fifo.h"
 #include "segment_layout.h"
-#include "shm_segment.h"
+#include "sm_sdk.h"
 
 namespace plexus::btl_sm {
 
@@ -58,7 +57,7 @@ struct Endpoint {
     std::deque<SentFrag> fifo_unread;
 
     int32_t pid = 0;
-    ShmSegment segment;  // the peer's, mapped
+    ShmSegment segment;  // the peer's, mapped (the core's shm services)
     SegmentHeader *header = nullptr;
     int32_t in_box = -1;  // the box this process granted to the peer, or -1
     std::string nspace;

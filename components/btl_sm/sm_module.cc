@@ -2,7 +2,6 @@
 #include "sm_module.h"
 
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -15,7 +14,6 @@
 #include <plexus/sdk/host.hpp>
 
 #include "business_card.h"
-#include "cma.h"
 
 namespace plexus::btl_sm {
 namespace {
@@ -41,6 +39,13 @@ void populate(uint8_t *base, size_t size) {
     for (size_t off = 0; off < size; off += page) base[off] = 0;
 }
 
+// The core's shm services, when the host offers a table of a version this build knows.
+const plexus_shm_services_t *shm_services_of(const plexus_host_api_t *host) {
+    if (host->struct_size < offsetof(plexus_host_api_t, shm) + sizeof host->shm || !host->shm) return nullptr;
+    const plexus_shm_services_t *shm = host->shm;
+    return shm->major == PLEXUS_SHM_MAJOR && shm->struct_size >= sizeof(plexus_shm_services_t) ? shm : nullptr;
+}
+
 }  // namespace
 
 SmModule::SmModule(const plexus_host_api_t *host, const plexus_component_t *self, const SmParams &params)
@@ -58,6 +63,11 @@ int SmModule::open(plexus_reason_t *why) {
     if (!PLEXUS_HOST_HAS(host_, job_info) || !PLEXUS_HOST_HAS(host_, shm_name_prefix) ||
         !PLEXUS_HOST_HAS(host_, modex_put) || !PLEXUS_HOST_HAS(host_, modex_get)) {
         set_reason(why, "needs host API 1.1 (runtime: job info, modex)");
+        return PLEXUS_ERR_NOT_AVAILABLE;
+    }
+    shm_ = shm_services_of(host_);
+    if (!shm_) {
+        set_reason(why, "needs host API 1.3 (shm services)");
         return PLEXUS_ERR_NOT_AVAILABLE;
     }
     if (std::string bad = validate_sm_params(params_); !bad.empty()) {
@@ -81,22 +91,18 @@ int SmModule::open(plexus_reason_t *why) {
         set_reason(why, "cannot tell which node this is: " + err);
         return PLEXUS_ERR_NOT_AVAILABLE;
     }
-    // Under Yama ptrace_scope=1 only ancestors may ptrace (and so use CMA on) a process; sibling
-    // ranks are not ancestors. Allowing any tracer, as Open MPI's vader does, lets them read our
-    // memory by process_vm_readv. Fails harmlessly (EINVAL) where Yama is absent.
-    ::prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
     if (params_.single_copy == kSingleCopyCma) {
-        cma_ = cma_available(&err);
-        if (!cma_) host_->log(self_, PLEXUS_LOG_DECISION, "single copy off: %s", err.c_str());
+        plexus_reason_t off{};
+        cma_ = shm_->single_copy_available(&off) == 1;
+        if (!cma_) host_->log(self_, PLEXUS_LOG_DECISION, "single copy off: %s", off.text);
     }
     rdma_threshold_ = single_copy_threshold_for(job);
-    choose_backing();
     if (!create_segment(why)) return PLEXUS_ERR_NOT_AVAILABLE;
     probe_word_ = random_word();
     Card card{};
-    if (!make_card(node_, segment_.name(), segment_.size(), pid_, segment_.fd(),
-                   reinterpret_cast<uint64_t>(const_cast<uint64_t *>(&probe_word_)), probe_word_, &card)) {
-        set_reason(why, "node name or segment name too long for the business card");
+    if (!make_card(node_, segment_desc_, pid_, reinterpret_cast<uint64_t>(const_cast<uint64_t *>(&probe_word_)),
+                   probe_word_, &card)) {
+        set_reason(why, "node name too long for the business card");
         return PLEXUS_ERR_NOT_AVAILABLE;
     }
     if (int rc = host_->modex_put(self_, &card, sizeof card); rc != PLEXUS_SUCCESS) {
@@ -106,36 +112,14 @@ int SmModule::open(plexus_reason_t *why) {
     maybe_unlink();
     fill_api();
     host_->log(self_, PLEXUS_LOG_DETAIL, "segment %s (%s), %zu bytes; %u peers on this node expected",
-               segment_.name().c_str(), backing_ == Backing::anonymous ? "anonymous" : "named",
-               segment_.size(), expected_attachers_);
+               segment_desc_.name, segment_.named() ? "named" : "anonymous", segment_.size(), expected_attachers_);
     return PLEXUS_SUCCESS;
 }
 
-// Anonymous wherever peers can borrow our descriptor: then no crash leaves a name in /dev/shm.
-void SmModule::choose_backing() {
-    std::string why;
-    backing_ = fd_passing_available(&why) ? Backing::anonymous : Backing::named;
-    if (backing_ == Backing::named)
-        host_->log(self_, PLEXUS_LOG_DECISION,
-                   "named segment (%s): a crash before every local peer attached leaves it in /dev/shm",
-                   why.c_str());
-}
-
+// The core makes the segment anonymous wherever peers can borrow our descriptor: then no crash
+// leaves a name in /dev/shm. Otherwise it is named, and the last expected peer removes the name.
 bool SmModule::create_segment(plexus_reason_t *why) {
-    char prefix[128] = {};
-    if (host_->shm_name_prefix(prefix, sizeof prefix) != PLEXUS_SUCCESS) {
-        set_reason(why, "no shared-memory name prefix from the runtime");
-        return false;
-    }
-    std::string name, err;
-    if (!random_segment_name(prefix, &name, &err)) {
-        set_reason(why, err);
-        return false;
-    }
-    if (name.size() >= kSegmentNameMax) {
-        set_reason(why, "segment name " + name + " is too long");
-        return false;
-    }
+    std::string err;
     LayoutRequest req{};
     req.dir_cap = expected_attachers_ + 64;  // room for processes of later jobs on this node
     req.fifo_cap = static_cast<uint32_t>(params_.fifo_size);
@@ -146,10 +130,22 @@ bool SmModule::create_segment(plexus_reason_t *why) {
     req.box_count = static_cast<uint32_t>(params_.fastbox_max);
     req.box_ring = static_cast<uint32_t>(params_.fastbox_size);
     SegmentHeader h{};
-    if (!compute_layout(req, static_cast<size_t>(::sysconf(_SC_PAGESIZE)), &h, &err) ||
-        !ShmSegment::create(name, h.size, backing_, &segment_, &err)) {
+    if (!compute_layout(req, static_cast<size_t>(::sysconf(_SC_PAGESIZE)), &h, &err)) {
         set_reason(why, err);
         return false;
+    }
+    plexus_shm_create_args_t args{};
+    args.struct_size = sizeof args;
+    args.size = h.size;
+    args.expected_peers = expected_attachers_;
+    args.label = "sm";
+    if (ShmSegment::create(shm_, args, &segment_, why) != PLEXUS_SUCCESS) return false;
+    segment_desc_ = segment_.describe();
+    if (segment_.named()) {
+        plexus_reason_t named{};
+        shm_->fd_passing_available(&named);
+        host_->log(self_, PLEXUS_LOG_DECISION,
+                   "named segment (%s): a crash before every local peer attached leaves it in /dev/shm", named.text);
     }
     uint8_t *base = segment_.base();
     // Placed on this process's NUMA node before the first touch: the receiver polls it.
@@ -160,7 +156,6 @@ bool SmModule::create_segment(plexus_reason_t *why) {
     }
     populate(base, h.size);
     h.owner_pid = pid_;
-    h.expected_peers = expected_attachers_;
     header_ = new (base) SegmentHeader(h);
     fifo_format(base + h.fifo_off, h.fifo_cap);
     fifo_ = FifoConsumer(base + h.fifo_off);
@@ -209,31 +204,28 @@ void SmModule::fill_api() {
 }
 
 void SmModule::maybe_unlink() {
-    if (segment_.linked() && load_acquire(header_->attached) >= expected_attachers_) {
-        segment_.unlink();
+    if (segment_.named() && segment_.unlink(true))
         host_->log(self_, PLEXUS_LOG_DETAIL, "all %u local peers attached: %s unlinked", expected_attachers_,
-                   segment_.name().c_str());
-    }
+                   segment_desc_.name);
 }
 
-std::unique_ptr<Endpoint> SmModule::attach(const SegmentAddress &where, std::string *why) {
+std::unique_ptr<Endpoint> SmModule::attach(const plexus_shm_desc_t &where, std::string *why) {
     auto ep = std::make_unique<Endpoint>();
-    if (!ShmSegment::attach(where, &ep->segment, why)) return nullptr;
+    plexus_reason_t reason{};
+    if (ShmSegment::attach(shm_, where, &ep->segment, &reason) != PLEXUS_SUCCESS) {
+        *why = reason.text;
+        return nullptr;
+    }
     auto *h = reinterpret_cast<SegmentHeader *>(ep->segment.base());
     if (!check_header(*h, ep->segment.size(), where.owner_pid, why)) return nullptr;
-    // The counter's old value is this process's slot; it also tells the owner when everyone has
-    // attached, so it is bumped even when the directory turns out to be full.
+    // The counter's old value is this process's slot in the directory.
     const uint32_t slot = std::atomic_ref<uint32_t>(h->attached).fetch_add(1, std::memory_order_acq_rel);
     if (slot >= h->dir_cap) {
         *why = "its directory is full (" + std::to_string(h->dir_cap) + " processes attached)";
         return nullptr;
     }
-    // The owner may be gone (or never look again) by the time its last peer is here.
-    if (slot + 1 == h->expected_peers) ep->segment.unlink_for_owner();
     DirEntry &d = directory(ep->segment.base(), *h)[slot];
-    d.pid = pid_;
-    d.fd = segment_.fd();
-    std::snprintf(d.segment, sizeof d.segment, "%s", segment_.name().c_str());
+    d.segment = segment_desc_;
     store_release(d.ready, 1u);
     ep->header = h;
     ep->fifo = FifoProducer(ep->segment.base() + h->fifo_off);
@@ -242,10 +234,10 @@ std::unique_ptr<Endpoint> SmModule::attach(const SegmentAddress &where, std::str
     return ep;
 }
 
-// Segment names are unique (random) where pids are not for ever: they name a peer.
-Endpoint *SmModule::find_by_segment(const std::string &name) const {
+// Segment tags are unique (random) where pids are not for ever: they name a peer.
+Endpoint *SmModule::find_by_segment(uint64_t tag) const {
     for (const auto &ep : endpoints_)
-        if (ep->segment.name() == name) return ep.get();
+        if (ep->segment.tag() == tag) return ep.get();
     return nullptr;
 }
 
@@ -255,15 +247,15 @@ Endpoint *SmModule::resolve_slot(uint32_t slot) {
     if (slot >= by_slot_.size()) return nullptr;
     DirEntry &d = directory(segment_.base(), *header_)[slot];
     if (!load_acquire(d.ready)) return nullptr;
-    char name[kSegmentNameMax];
-    std::memcpy(name, d.segment, sizeof name);
-    name[sizeof name - 1] = '\0';
-    Endpoint *ep = find_by_segment(name);
+    plexus_shm_desc_t where;
+    std::memcpy(&where, &d.segment, sizeof where);  // once: the sender may be writing nonsense
+    Endpoint *ep = find_by_segment(where.tag);
     if (!ep) {
         std::string why;
-        auto fresh = attach(SegmentAddress{name, 0, d.pid, d.fd}, &why);
+        auto fresh = attach(where, &why);
         if (!fresh) {
-            host_->log(self_, PLEXUS_LOG_WARN, "a message from pid %d cannot be read: %s", d.pid, why.c_str());
+            host_->log(self_, PLEXUS_LOG_WARN, "a message from pid %d cannot be read: %s", where.owner_pid,
+                       why.c_str());
             return nullptr;
         }
         ep = fresh.get();
@@ -275,13 +267,13 @@ Endpoint *SmModule::resolve_slot(uint32_t slot) {
 
 void SmModule::probe_cma(Endpoint *ep, uint64_t addr, uint64_t value) {
     if (!cma_) return;
-    std::string why;
-    ep->cma_ok = cma_probe(ep->pid, addr, value, &why);
+    plexus_reason_t why{};
+    ep->cma_ok = shm_->single_copy_probe(ep->pid, addr, value, &why) == PLEXUS_SUCCESS;
     if (ep->cma_ok) return;
     const int level = cma_failure_logged_ ? PLEXUS_LOG_DETAIL : PLEXUS_LOG_DECISION;
     cma_failure_logged_ = true;
     host_->log(self_, level, "no single copy with %s rank %u (get/put fall back to fragments): %s",
-               ep->nspace.c_str(), ep->rank, why.c_str());
+               ep->nspace.c_str(), ep->rank, why.text);
 }
 
 Endpoint *SmModule::add_one(const plexus_btl_proc_t &proc) {
@@ -306,9 +298,9 @@ Endpoint *SmModule::add_one(const plexus_btl_proc_t &proc) {
         return nullptr;
     }
     if (node_ != card.node) return nullptr;  // another node: another BTL's peer
-    Endpoint *ep = find_by_segment(card.segment);
+    Endpoint *ep = find_by_segment(card.segment.tag);
     if (!ep) {
-        auto fresh = attach(SegmentAddress{card.segment, card.segment_size, card.pid, card.segment_fd}, &why);
+        auto fresh = attach(card.segment, &why);
         if (!fresh) {
             host_->log(self_, PLEXUS_LOG_WARN, "%s rank %u is on this node but unreachable: %s",
                        nspace.c_str(), proc.rank, why.c_str());

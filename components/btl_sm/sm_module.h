@@ -13,9 +13,10 @@
 #include <vector>
 
 #include <plexus/btl.h>
+#include <plexus/shm.h>
 
 #include "frag_pool.h"
-#include "rel_ptr.h"
+#include "sm_sdk.h"
 #include "sm_control.h"
 #include "sm_endpoint.h"
 #include "sm_params.h"
@@ -112,12 +113,11 @@ private:
     void update_housekeeping();
 
     Endpoint *resolve_slot(uint32_t slot);
-    Endpoint *find_by_segment(const std::string &name) const;
-    std::unique_ptr<Endpoint> attach(const SegmentAddress &where, std::string *why);
+    Endpoint *find_by_segment(uint64_t tag) const;
+    std::unique_ptr<Endpoint> attach(const plexus_shm_desc_t &where, std::string *why);
     Endpoint *add_one(const plexus_btl_proc_t &proc);
     void probe_cma(Endpoint *ep, uint64_t addr, uint64_t value);
     void maybe_unlink();
-    void choose_backing();
     bool create_segment(plexus_reason_t *why);
     void fill_api();
     uint64_t single_copy_threshold_for(const plexus_job_info_t &job) const;
@@ -141,8 +141,9 @@ private:
     const plexus_component_t *self_;
     SmParams params_;
     ModuleHandle handle_{};
+    const plexus_shm_services_t *shm_ = nullptr;  // the core's (host API 1.3)
     ShmSegment segment_;
-    Backing backing_ = Backing::anonymous;
+    plexus_shm_desc_t segment_desc_{};  // what peers attach it by
     SegmentHeader *header_ = nullptr;
     std::string node_;
     int32_t pid_ = 0;

@@ -215,7 +215,7 @@ int SmModule::housekeep() {
 }
 
 void SmModule::update_housekeeping() {
-    housekeeping_ = segment_.linked() || !control_queue_.empty() || deferred_ready_;
+    housekeeping_ = segment_.named() || !control_queue_.empty() || deferred_ready_;
 }
 
 }  // namespace plexus::btl_sm

@@ -1,8 +1,6 @@
 // btl_sm single copy: memory handles ({pid, base, length}) and get/put by CMA, synchronous.
-#include <cerrno>
 #include <cstring>
 
-#include "cma.h"
 #include "sm_module.h"
 
 namespace plexus::btl_sm {
@@ -53,14 +51,16 @@ int SmModule::rdma(Endpoint *ep, void *local, size_t len, const plexus_btl_mem_h
                    static_cast<unsigned long long>(h.base), static_cast<unsigned long long>(h.len), h.pid);
         return PLEXUS_ERR_BAD_PARAM;
     }
-    if (int err = cma_transfer(ep->pid, local, remote_addr, len, write)) {
-        host_->log(self_, PLEXUS_LOG_WARN, "%s of %zu bytes with pid %d failed: %s", write ? "process_vm_writev" :
-                   "process_vm_readv", len, ep->pid, std::strerror(err));
-        if (err == EPERM || err == ESRCH || err == ENOSYS) {
+    const plexus_shm_iovec_t l{local, len};
+    const plexus_shm_remote_iovec_t r{remote_addr, len};
+    plexus_reason_t why{};
+    if (int rc = shm_->single_copy(ep->pid, &l, 1, &r, 1, write, &why); rc != PLEXUS_SUCCESS) {
+        host_->log(self_, PLEXUS_LOG_WARN, "%s of %zu bytes failed: %s", write ? "put" : "get", len, why.text);
+        if (rc == PLEXUS_ERR_NOT_AVAILABLE || rc == PLEXUS_ERR_UNREACH) {
             ep->cma_ok = false;  // from now on the PML goes by fragments to this peer
             return PLEXUS_ERR_UNREACH;
         }
-        return err == EFAULT ? PLEXUS_ERR_BAD_PARAM : PLEXUS_ERROR;
+        return rc == PLEXUS_ERR_BAD_PARAM ? PLEXUS_ERR_BAD_PARAM : PLEXUS_ERROR;
     }
     if (done) done(ctx, PLEXUS_SUCCESS);
     return PLEXUS_SUCCESS;

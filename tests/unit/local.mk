@@ -10,10 +10,9 @@ unit_tests = \
 	tests/unit/test_progress tests/unit/test_modex \
 	tests/unit/test_runtime_singleton tests/unit/test_runtime_secret \
 	tests/unit/test_host_api_runtime \
-	tests/unit/test_btl_sm_fifo tests/unit/test_btl_sm_fastbox \
+	tests/unit/test_btl_sm_fastbox \
 	tests/unit/test_btl_sm_frag_pool tests/unit/test_btl_sm_layout \
-	tests/unit/test_btl_sm_params tests/unit/test_btl_sm_module \
-	tests/unit/test_btl_sm_cma tests/unit/test_btl_sm_segment
+	tests/unit/test_btl_sm_params tests/unit/test_btl_sm_module
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 endif
@@ -29,8 +28,6 @@ LDADD = framework/libplexus.la $(GTEST_LIBS) $(HWLOC_LIBS)
 if HAVE_GTEST
 BTL_SM_TEST_LDADD = components/btl_sm/libsm_parts.la $(LDADD)
 BTL_SM_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-tests_unit_test_btl_sm_fifo_LDADD = $(BTL_SM_TEST_LDADD)
-tests_unit_test_btl_sm_fifo_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
 tests_unit_test_btl_sm_fastbox_LDADD = $(BTL_SM_TEST_LDADD)
 tests_unit_test_btl_sm_fastbox_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
 tests_unit_test_btl_sm_frag_pool_LDADD = $(BTL_SM_TEST_LDADD)
@@ -41,10 +38,6 @@ tests_unit_test_btl_sm_params_LDADD = $(BTL_SM_TEST_LDADD)
 tests_unit_test_btl_sm_params_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
 tests_unit_test_btl_sm_module_LDADD = $(BTL_SM_TEST_LDADD)
 tests_unit_test_btl_sm_module_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
-tests_unit_test_btl_sm_cma_LDADD = $(BTL_SM_TEST_LDADD)
-tests_unit_test_btl_sm_cma_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
-tests_unit_test_btl_sm_segment_LDADD = $(BTL_SM_TEST_LDADD)
-tests_unit_test_btl_sm_segment_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
 endif
 
 # The datagram facility (framework/runtime/dgram/), through its C table, over loopback.
@@ -58,6 +51,7 @@ check_PROGRAMS += $(dgram_unit_tests)
 TESTS += $(dgram_unit_tests)
 endif
 noinst_HEADERS += tests/unit/dgram_test_support.h
+
 # The core's shared-memory services (framework/runtime/shm/, through host API 1.3's shm table)
 # and the SDK's shared-memory FIFO.
 if HAVE_GTEST

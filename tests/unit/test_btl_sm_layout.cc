@@ -3,14 +3,14 @@
 // header it maps, and the business card.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 
 #include "components/btl_sm/business_card.h"
 #include "components/btl_sm/fastbox.h"
 #include "components/btl_sm/frag_pool.h"
-#include "components/btl_sm/mpsc_fifo.h"
-#include "components/btl_sm/rel_ptr.h"
 #include "components/btl_sm/segment_layout.h"
+#include "components/btl_sm/sm_sdk.h"
 
 using namespace plexus::btl_sm;
 
@@ -97,24 +97,37 @@ TEST(SegmentHeaderCheck, NamesWhatIsWrong) {
     EXPECT_TRUE(check_header(h, h.size, 42, &why)) << why;
 }
 
+plexus_shm_desc_t descriptor(const char *name) {
+    plexus_shm_desc_t d{};
+    d.magic = PLEXUS_SHM_DESC_MAGIC;
+    d.version = PLEXUS_SHM_DESC_VERSION;
+    d.owner_pid = 777;
+    d.owner_fd = 9;
+    d.size = 123456;
+    d.tag = 0xabcd;
+    std::snprintf(d.name, sizeof d.name, "%s", name);
+    return d;
+}
+
 TEST(BusinessCard, RoundTrips) {
     Card c{};
-    ASSERT_TRUE(make_card("host/boot", "/plexus-0123-sm-abcd", 123456, 777, 9, 0x1000, 0x55, &c));
+    ASSERT_TRUE(make_card("host/boot", descriptor("/plexus-0123-sm-abcd"), 777, 0x1000, 0x55, &c));
     Card back{};
     std::string why;
     ASSERT_TRUE(parse_card(&c, sizeof c, &back, &why)) << why;
     EXPECT_STREQ(back.node, "host/boot");
-    EXPECT_STREQ(back.segment, "/plexus-0123-sm-abcd");
-    EXPECT_EQ(back.segment_size, 123456u);
+    EXPECT_EQ(std::memcmp(&back.segment, &c.segment, sizeof c.segment), 0);
+    EXPECT_STREQ(back.segment.name, "/plexus-0123-sm-abcd");
+    EXPECT_EQ(back.segment.size, 123456u);
     EXPECT_EQ(back.pid, 777);
-    EXPECT_EQ(back.segment_fd, 9);
+    EXPECT_EQ(back.segment.owner_fd, 9);
     EXPECT_EQ(back.probe_addr, 0x1000u);
     EXPECT_EQ(back.probe_value, 0x55u);
 }
 
 TEST(BusinessCard, RejectsWhatIsNotACard) {
     Card c{};
-    ASSERT_TRUE(make_card("n", "s", 1, 1, 3, 0, 0, &c));
+    ASSERT_TRUE(make_card("n", descriptor("/s"), 1, 0, 0, &c));
     Card out{};
     std::string why;
     EXPECT_FALSE(parse_card(&c, sizeof c - 1, &out, &why));
@@ -123,10 +136,11 @@ TEST(BusinessCard, RejectsWhatIsNotACard) {
     bad.magic = 0;
     EXPECT_FALSE(parse_card(&bad, sizeof bad, &out, &why));
     bad = c;
-    std::memset(bad.segment, 'x', sizeof bad.segment);
+    std::memset(bad.node, 'x', sizeof bad.node);
     EXPECT_FALSE(parse_card(&bad, sizeof bad, &out, &why));
     EXPECT_NE(why.find("unterminated"), std::string::npos) << why;
-    EXPECT_FALSE(make_card(std::string(500, 'n'), "s", 1, 1, 3, 0, 0, &c)) << "an overlong node name must not fit";
+    EXPECT_FALSE(make_card(std::string(500, 'n'), descriptor("/s"), 1, 0, 0, &c))
+        << "an overlong node name must not fit";
 }
 
 TEST(BusinessCard, NodeIdentityHasHostAndBootId) {

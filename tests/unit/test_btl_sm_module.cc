@@ -18,6 +18,7 @@
 
 #include "components/btl_sm/business_card.h"
 #include "components/btl_sm/sm_module.h"
+#include "runtime/shm/shm_services.h"
 
 using namespace plexus::btl_sm;
 
@@ -98,6 +99,11 @@ plexus_host_api_t make_host() {
     h.progress_unregister = fake_progress_register;
     h.job_info = fake_job_info;
     h.shm_name_prefix = fake_shm_prefix;
+    // The core's real shm services, naming segments without a runtime.
+    h.shm = &plexus::runtime::kShmServices;
+    char prefix[64];
+    fake_shm_prefix(prefix, sizeof prefix);
+    plexus::runtime::set_shm_prefix_for_tests(prefix);
     h.modex_put = fake_modex_put;
     h.modex_get = fake_modex_get;
     h.mem_bind_local = fake_bind;
@@ -226,7 +232,7 @@ TEST_F(SmModuleTest, SegmentsNeverHaveANameInDevShm) {
     const auto &bytes = g_cards[{"testjob", 0}];
     ASSERT_TRUE(parse_card(bytes.data(), bytes.size(), &card, &why)) << why;
     errno = 0;
-    EXPECT_LT(shm_open(card.segment, O_RDONLY, 0), 0) << card.segment << " has a name before peers attach";
+    EXPECT_LT(shm_open(card.segment.name, O_RDONLY, 0), 0) << card.segment.name << " has a name before peers attach";
     EXPECT_EQ(errno, ENOENT);
     add_procs(0);
     add_procs(1);
@@ -234,6 +240,23 @@ TEST_F(SmModuleTest, SegmentsNeverHaveANameInDevShm) {
     settle();
     ASSERT_EQ(ranks[1].inbox.got.size(), 1u);
     EXPECT_EQ(ranks[1].inbox.got[0].bytes, "through a borrowed descriptor");
+}
+
+// A core before host API 1.3 (or one without shm services): sm declines and says why.
+TEST_F(SmModuleTest, DeclinesWithoutTheCoresShmServices) {
+    g_local_size = 2;
+    g_rank = 0;
+    plexus_host_api_t old = make_host();
+    old.shm = nullptr;
+    plexus_reason_t why{};
+    EXPECT_EQ(SmModule(&old, nullptr, SmParams{}).open(&why), PLEXUS_ERR_NOT_AVAILABLE);
+    EXPECT_STREQ(why.text, "needs host API 1.3 (shm services)");
+    old = make_host();
+    old.struct_size = offsetof(plexus_host_api_t, shm);  // a 1.2 core's table ends there
+    why = plexus_reason_t{};
+    EXPECT_EQ(SmModule(&old, nullptr, SmParams{}).open(&why), PLEXUS_ERR_NOT_AVAILABLE);
+    EXPECT_STREQ(why.text, "needs host API 1.3 (shm services)");
+    EXPECT_TRUE(g_cards.empty()) << "a card was put by a module that declined";
 }
 
 TEST_F(SmModuleTest, FastBoxAfterTheThreshold) {
@@ -754,7 +777,7 @@ TEST_F(SmModuleTest, LaterJobReachesUnlinkedSegments) {
     std::string why;
     const auto &bytes = g_cards[{"testjob", 0}];
     ASSERT_TRUE(parse_card(bytes.data(), bytes.size(), &card0, &why)) << why;
-    ASSERT_LT(shm_open(card0.segment, O_RDONLY, 0), 0) << "rank 0's segment should be unlinked by now";
+    ASSERT_LT(shm_open(card0.segment.name, O_RDONLY, 0), 0) << "rank 0's segment should be unlinked by now";
 
     g_nspace = "childjob";  // one process alone in its job: its own segment is unlinked at open
     g_rank = 0;
