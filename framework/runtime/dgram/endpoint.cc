@@ -46,6 +46,10 @@ Status Endpoint::open(EndpointConfig config, std::unique_ptr<Transport> transpor
     if (::getrandom(&ep->salt_, sizeof ep->salt_, 0) != sizeof ep->salt_)
         return Status::error(PLEXUS_ERR_NOT_AVAILABLE, "getrandom failed: no nonce for the endpoint");
     const Settings &s = config.settings;
+    if (transport->max_datagram() < Header::kBytes + 64)
+        return Status::error(PLEXUS_ERR_NOT_AVAILABLE, "the link carries datagrams of " +
+                                                           std::to_string(transport->max_datagram()) +
+                                                           " bytes, too few for a header and a payload");
     ep->max_payload_ = transport->max_datagram() - Header::kBytes;
     ep->max_payload_ = std::min<size_t>(ep->max_payload_, UINT16_MAX);
     ep->guard_ = std::make_unique<ReplayGuard>(s.max_peers);

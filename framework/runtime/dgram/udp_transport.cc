@@ -212,6 +212,11 @@ Status UdpTransport::join(const Address &group) {
     if (!UdpAddress::decode(group, &g) || !IN_MULTICAST(ntohl(g.sin_addr.s_addr)))
         return Status::error(PLEXUS_ERR_BAD_PARAM, "not a UDP/IPv4 multicast group address");
     if (groups_.count(group)) return Status::error(PLEXUS_ERR_EXISTS, "group already joined");
+    // Loopback lacks the flag yet loops multicast back; any other interface without it drops it.
+    if (!iface_.multicast && !iface_.loopback)
+        return Status::error(PLEXUS_ERR_NOT_AVAILABLE, "interface " + iface_.name +
+                                                           " does not do multicast (no IFF_MULTICAST; "
+                                                           "ip link set " + iface_.name + " multicast on)");
     auto s = std::make_unique<Socket>();
     s->multicast = true;
     if (Status st = new_socket(receive_buffer_, &s->fd); !st) return st;

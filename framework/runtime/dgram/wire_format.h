@@ -15,7 +15,7 @@ struct Header {
     static constexpr size_t kAuthenticated = 56; // the bytes before the tag
     static constexpr size_t kBytes = kAuthenticated + kTagBytes;
 
-    uint8_t flags = 0;        // kMulticast
+    uint8_t flags = 0;        // none defined yet: sent as 0, ignored
     uint64_t key_id = 0;      // which key (job and label) signed it
     uint32_t sender = 0;
     uint32_t epoch = 0;
@@ -27,8 +27,6 @@ struct Header {
     uint32_t frag_count = 0;
     uint16_t frag_len = 0;    // payload bytes in this datagram
     std::array<uint8_t, kTagBytes> tag{};
-
-    static constexpr uint8_t kMulticast = 1;
 
     // The sequence of the message's first fragment: fragments take consecutive sequences, so
     // this names the message among the sender's.
