@@ -10,12 +10,18 @@
 #include <cerrno>
 #include <cstring>
 
+#include "runtime/shm/mapping.h"
+#include "runtime/shm/unique_fd.h"
+
 namespace plexus::mpi {
 
+// The core's descriptor and mapping types close and unmap it when it goes.
 struct ShareableMemory::Segment {
-    int fd = -1;
-    char *base = nullptr;
-    size_t span = 0;
+    runtime::UniqueFd file;  // the memfd
+    runtime::Mapping map;    // all of its span
+    int fd() const { return file.get(); }
+    char *base() const { return reinterpret_cast<char *>(map.base()); }
+    size_t span() const { return map.size(); }
     std::map<size_t, size_t> free;  // offset -> length, never adjacent (merged on release)
     size_t high_water = 0;           // no page above it was ever backed
     size_t freed_backed = 0;         // about how much free memory is backed (freed, not reused)
@@ -58,44 +64,37 @@ bool all_backed(const char *base, off_t lo, off_t len) {
 ShareableMemory::ShareableMemory(size_t segment_span, size_t keep_backed)
     : span_(round_up(segment_span, page_size())), keep_backed_(keep_backed) {}
 
-ShareableMemory::~ShareableMemory() {
-    for (auto &s : segments_) {
-        munmap(s->base, s->span);
-        close(s->fd);
-    }
-}
+ShareableMemory::~ShareableMemory() = default;
 
 ShareableMemory::Segment *ShareableMemory::add_segment(size_t at_least, std::string *why) {
     auto s = std::make_unique<Segment>();
-    s->fd = memfd_create("plexus-alloc-mem", MFD_CLOEXEC);
-    if (s->fd < 0) {
+    s->file = runtime::UniqueFd(memfd_create("plexus-alloc-mem", MFD_CLOEXEC));
+    if (s->fd() < 0) {
         *why = errno_text("memfd_create", errno);
         return nullptr;
     }
     // A process limited in address space (ulimit -v) may not map the full span: then exactly
     // what this request needs.
     for (size_t span : {std::max(span_, at_least), at_least}) {
-        if (ftruncate(s->fd, static_cast<off_t>(span)) != 0) {
+        if (ftruncate(s->fd(), static_cast<off_t>(span)) != 0) {
             *why = errno_text("ftruncate of the memfd", errno);
             continue;
         }
-        void *p = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
+        void *p = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd(), 0);
         if (p == MAP_FAILED) {
             *why = errno_text("mmap of the memfd", errno);
             continue;
         }
-        s->base = static_cast<char *>(p);
-        s->span = span;
+        s->map = runtime::Mapping(p, span);
         s->free.emplace(0, span);
         segments_.push_back(std::move(s));
         return segments_.back().get();
     }
-    close(s->fd);
     return nullptr;
 }
 
 bool ShareableMemory::carve(Segment &s, size_t bytes, size_t alignment, size_t *offset) {
-    const auto base = reinterpret_cast<uintptr_t>(s.base);
+    const auto base = reinterpret_cast<uintptr_t>(s.base());
     for (auto it = s.free.begin(); it != s.free.end(); ++it) {
         const size_t start = it->first, end = it->first + it->second;
         const size_t at = round_up(base + start, alignment) - base;
@@ -140,7 +139,7 @@ void ShareableMemory::release_free_pages(Segment &s) {
         const size_t lo = round_up(offset, page), hi = std::min(round_down(offset + length, page), top);
         if (lo >= top) break;
         if (hi > lo)
-            fallocate(s.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(lo),
+            fallocate(s.fd(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(lo),
                       static_cast<off_t>(hi - lo));
     }
     s.freed_backed = 0;
@@ -152,9 +151,9 @@ bool ShareableMemory::back(Segment &s, size_t offset, size_t bytes, std::string 
     const size_t page = page_size();
     const off_t lo = static_cast<off_t>(round_down(offset, page));
     const off_t len = static_cast<off_t>(round_up(offset + bytes, page)) - lo;
-    if (all_backed(s.base, lo, len) || fallocate(s.fd, 0, lo, len) == 0) return true;
+    if (all_backed(s.base(), lo, len) || fallocate(s.fd(), 0, lo, len) == 0) return true;
     for (auto &other : segments_) release_free_pages(*other);
-    if (fallocate(s.fd, 0, lo, len) == 0) return true;
+    if (fallocate(s.fd(), 0, lo, len) == 0) return true;
     *why = errno_text("backing the memory (fallocate)", errno);
     return false;
 }
@@ -162,9 +161,7 @@ bool ShareableMemory::back(Segment &s, size_t offset, size_t bytes, std::string 
 // A segment with nothing in it goes, unless it is the last one (the next allocation would only
 // make it again).
 void ShareableMemory::drop_if_empty(Segment &s) {
-    if (segments_.size() < 2 || s.free.size() != 1 || s.free.begin()->second != s.span) return;
-    munmap(s.base, s.span);
-    close(s.fd);
+    if (segments_.size() < 2 || s.free.size() != 1 || s.free.begin()->second != s.span()) return;
     segments_.erase(std::find_if(segments_.begin(), segments_.end(), [&](auto &u) { return u.get() == &s; }));
 }
 
@@ -197,7 +194,7 @@ void *ShareableMemory::allocate(size_t size, size_t alignment, std::string *why)
         drop_if_empty(*seg);
         return nullptr;
     }
-    char *p = seg->base + offset;
+    char *p = seg->base() + offset;
     blocks_.emplace(reinterpret_cast<uintptr_t>(p), Block{seg, offset, size, bytes});
     return p;
 }
@@ -234,7 +231,7 @@ std::optional<SharedRange> ShareableMemory::find(const void *p) const {
     const auto &[base, b] = *std::prev(after);
     const size_t into = addr - base;
     if (into > b.size || (into == b.size && into != 0)) return std::nullopt;
-    return SharedRange{b.segment->fd, b.offset + into, b.size - into};
+    return SharedRange{b.segment->fd(), b.offset + into, b.size - into};
 }
 
 size_t ShareableMemory::live_allocations() const {
