@@ -46,7 +46,8 @@ dgram_unit_tests = \
 	tests/unit/test_runtime_dgram_unicast tests/unit/test_runtime_dgram_multicast \
 	tests/unit/test_runtime_dgram_fragments tests/unit/test_runtime_dgram_auth \
 	tests/unit/test_runtime_dgram_fuzz tests/unit/test_runtime_dgram_loss \
-	tests/unit/test_runtime_dgram_ib tests/unit/test_runtime_dgram_defaults
+	tests/unit/test_runtime_dgram_ib tests/unit/test_runtime_dgram_defaults \
+	tests/unit/test_runtime_dgram_bounds
 check_PROGRAMS += $(dgram_unit_tests)
 TESTS += $(dgram_unit_tests)
 endif
