@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <plexus/sdk/host.hpp>
+
 namespace plexus::btl_self {
 namespace {
 
@@ -17,8 +19,6 @@ struct MemHandle {
     uint64_t len;
 };
 static_assert(sizeof(MemHandle) <= PLEXUS_BTL_MEM_HANDLE_MAX);
-
-int progress_callback(void *ctx) { return static_cast<SelfModule *>(ctx)->progress(); }
 
 bool read_handle(const plexus_btl_mem_handle_t *h, MemHandle *out) {
     if (!h || h->len != sizeof(MemHandle)) return false;
@@ -45,16 +45,16 @@ void BufferPool::give(std::unique_ptr<Buffer> b) {
     free_.push_back(std::move(b));
 }
 
-SelfModule::SelfModule(const plexus_host_api_t *host, const plexus_component_t *self) : host_(host), self_(self) {}
+SelfModule::SelfModule(const plexus_host_api_t *host, const plexus_component_t *self,
+                       const plexus::sdk::BtlLimits &limits)
+    : host_(host), self_(self), limits_(limits) {}
 
-SelfModule::~SelfModule() {
-    if (progress_registered_) host_->progress_unregister(progress_callback, this);
-}
+SelfModule::~SelfModule() = default;
 
 int SelfModule::open(plexus_reason_t *why) {
     plexus_job_info_t job{};
     job.struct_size = sizeof job;
-    if (host_->minor < 1 || host_->job_info(&job) != PLEXUS_SUCCESS) {
+    if (!PLEXUS_HOST_HAS(host_, job_info) || host_->job_info(&job) != PLEXUS_SUCCESS) {
         std::snprintf(why->text, sizeof why->text, "no runtime: cannot tell which process this is");
         return PLEXUS_ERR_NOT_AVAILABLE;
     }
@@ -66,11 +66,9 @@ int SelfModule::open(plexus_reason_t *why) {
     m.minor = PLEXUS_BTL_MINOR;
     m.name = "self";
     m.caps = PLEXUS_BTL_CAP_SEND | PLEXUS_BTL_CAP_GET | PLEXUS_BTL_CAP_PUT;
-    m.exclusivity = PLEXUS_BTL_EXCLUSIVITY_SELF;
     m.latency_ns = 10;
     m.bandwidth_mbps = 20000;
-    m.eager_limit = kEagerLimit;
-    m.max_send_size = kMaxSendSize;
+    plexus::sdk::apply_btl_limits(limits_, &m);
     m.rdma_threshold = kRdmaThreshold;
     m.max_rdma_size = 0;
     handle_.self = this;
@@ -87,10 +85,8 @@ int SelfModule::add_procs(size_t n, const plexus_btl_proc_t *procs, plexus_btl_e
         me_.added = true;
         eps[i] = reinterpret_cast<plexus_btl_endpoint_t *>(&me_);
     }
-    if (me_.added && !progress_registered_) {
-        if (int rc = host_->progress_register(progress_callback, this); rc != PLEXUS_SUCCESS) return rc;
-        progress_registered_ = true;
-    }
+    if (me_.added)
+        return progress_.start(host_, plexus::sdk::progress_fn<SelfModule, &SelfModule::progress>, this);
     return PLEXUS_SUCCESS;
 }
 
@@ -108,7 +104,7 @@ int SelfModule::register_recv(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx) {
 
 int SelfModule::send(plexus_btl_endpoint_t *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload,
                      size_t plen) {
-    if (!is_me(ep) || hlen + plen > kMaxSendSize || (hlen && !hdr) || (plen && !payload))
+    if (!is_me(ep) || hlen + plen > limits_.max_send_size || (hlen && !hdr) || (plen && !payload))
         return PLEXUS_ERR_BAD_PARAM;
     std::unique_ptr<Buffer> b = pool_.take(hlen + plen);
     b->tag = tag;

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include <plexus/btl.h>
+#include <plexus/sdk/btl_limits.hpp>
+#include <plexus/sdk/progress.hpp>
 
 namespace plexus::btl_self {
 
@@ -45,8 +47,11 @@ public:
     static constexpr size_t kEagerLimit = 64 * 1024;
     static constexpr size_t kMaxSendSize = 1024 * 1024;
     static constexpr size_t kRdmaThreshold = 64 * 1024;
+    // Used unless the user sets btl_self_eager_limit, _max_send_size or _exclusivity.
+    static constexpr plexus::sdk::BtlLimits kDefaultLimits{kEagerLimit, kMaxSendSize, PLEXUS_BTL_EXCLUSIVITY_SELF};
 
-    SelfModule(const plexus_host_api_t *host, const plexus_component_t *self);
+    SelfModule(const plexus_host_api_t *host, const plexus_component_t *self,
+               const plexus::sdk::BtlLimits &limits = kDefaultLimits);
     ~SelfModule();
     SelfModule(const SelfModule &) = delete;
     SelfModule &operator=(const SelfModule &) = delete;
@@ -93,7 +98,8 @@ private:
     bool unhandled_warned_[PLEXUS_BTL_TAG_COUNT] = {};
     std::deque<std::unique_ptr<Buffer>> queue_;
     BufferPool pool_;
-    bool progress_registered_ = false;
+    plexus::sdk::BtlLimits limits_;
+    plexus::sdk::ProgressRegistration progress_;  // last: unregistered before the rest goes
 };
 
 }  // namespace plexus::btl_self

@@ -265,6 +265,7 @@ TEST(SdkBtlLimits, ABadValueIsNamedAndAnInconsistentPairIsRefused) {
     const std::string msg = plexus::sdk::check_btl_limits("demo", {64 * 1024, 32 * 1024, 0});
     EXPECT_NE(msg.find("btl_demo_eager_limit"), std::string::npos) << msg;
     EXPECT_NE(msg.find("btl_demo_max_send_size"), std::string::npos) << msg;
+    EXPECT_NE(plexus::sdk::check_btl_limits("demo", {100, 32 * 1024, 0}).find("from 256 bytes"), std::string::npos);
     EXPECT_EQ(plexus::sdk::check_btl_limits("demo", {32 * 1024, 32 * 1024, 0}), "");
 }
 

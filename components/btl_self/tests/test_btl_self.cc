@@ -118,6 +118,23 @@ TEST_F(Self, RefusesOtherEndpointsAndOversizedMessages) {
     EXPECT_EQ(m.send(me, 1, big.data(), SelfModule::kMaxSendSize, nullptr, 0), PLEXUS_SUCCESS);
 }
 
+// The limits the user sets (btl_self_eager_limit, _max_send_size, _exclusivity, read by the
+// component with plexus::sdk::btl_limits) are what the module reports and enforces.
+TEST(SelfLimits, TheUsersLimitsAreReportedAndEnforced) {
+    SelfModule limited(&kHost, nullptr, plexus::sdk::BtlLimits{512, 4096, 7});
+    plexus_reason_t why{};
+    ASSERT_EQ(limited.open(&why), PLEXUS_SUCCESS) << why.text;
+    EXPECT_EQ(limited.api()->eager_limit, 512u);
+    EXPECT_EQ(limited.api()->max_send_size, 4096u);
+    EXPECT_EQ(limited.api()->exclusivity, 7u);
+    const plexus_btl_proc_t proc{1, 3, "job"};
+    plexus_btl_endpoint_t *ep = nullptr;
+    ASSERT_EQ(limited.add_procs(1, &proc, &ep), PLEXUS_SUCCESS);
+    std::vector<char> bytes(4097);
+    EXPECT_EQ(limited.send(ep, 1, bytes.data(), 4097, nullptr, 0), PLEXUS_ERR_BAD_PARAM);
+    EXPECT_EQ(limited.send(ep, 1, bytes.data(), 4096, nullptr, 0), PLEXUS_SUCCESS);
+}
+
 TEST_F(Self, OrderIsKept) {
     Got g;
     m.register_recv(2, Got::on, &g);

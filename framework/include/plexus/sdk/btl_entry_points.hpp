@@ -7,8 +7,8 @@
 //   };
 //
 // and the module has add_procs, del_procs, register_recv, send, register_mem, deregister_mem,
-// rdma (get and put, with a bool write) and pending, taking the C arguments after m; send_pack
-// (BTL 1.2) is installed when the module has it. Fast channels are installed by
+// rdma (get and put, with a bool write), taking the C arguments after m; pending and send_pack
+// (BTL 1.2) are installed when the module has them. Fast channels are installed by
 // install_fast_channels when the module has them. A component sets any entry point it forwards
 // differently after these.
 #pragma once
@@ -20,6 +20,11 @@
 #include <plexus/btl.h>
 
 namespace plexus::sdk {
+
+template <class Access, class = void>
+struct HasPending : std::false_type {};
+template <class Access>
+struct HasPending<Access, std::void_t<decltype(Access::module(nullptr)->pending())>> : std::true_type {};
 
 template <class Access, class = void>
 struct HasSendPack : std::false_type {};
@@ -100,7 +105,7 @@ void install_btl_entry_points(plexus_btl_module_t *m) {
     m->deregister_mem = E::deregister_mem;
     m->get = E::get;
     m->put = E::put;
-    m->pending = E::pending;
+    if constexpr (HasPending<Access>::value) m->pending = E::pending;
 #ifdef PLEXUS_BTL_HAS_SEND_PACK
     if constexpr (HasSendPack<Access>::value) m->send_pack = E::send_pack;
 #endif

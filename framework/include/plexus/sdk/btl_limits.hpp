@@ -13,6 +13,9 @@
 
 namespace plexus::sdk {
 
+// Room for the upper layer's headers in the smallest message it may be limited to.
+inline constexpr uint64_t kMinEagerLimit = 256;
+
 struct BtlLimits {
     uint64_t eager_limit;    // largest header + payload sent unasked
     uint64_t max_send_size;  // largest header + payload of any send
@@ -47,9 +50,10 @@ inline BtlLimits btl_limits(const plexus_host_api_t *host, const plexus_componen
 // Empty when l is consistent, else one sentence naming the parameters and what is valid.
 inline std::string check_btl_limits(const char *name, const BtlLimits &l) {
     const std::string prefix = std::string("btl_") + name + "_";
-    if (l.eager_limit > l.max_send_size)
-        return prefix + "eager_limit is " + std::to_string(l.eager_limit) + " bytes; valid: at most " + prefix +
-               "max_send_size (" + std::to_string(l.max_send_size) + " bytes)";
+    if (l.eager_limit < kMinEagerLimit || l.eager_limit > l.max_send_size)
+        return prefix + "eager_limit is " + std::to_string(l.eager_limit) + " bytes; valid: from " +
+               std::to_string(kMinEagerLimit) + " bytes to " + prefix + "max_send_size (" +
+               std::to_string(l.max_send_size) + " bytes)";
     return "";
 }
 
