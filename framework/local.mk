@@ -8,6 +8,7 @@ framework_libplexus_la_SOURCES = \
 	framework/mca/param_value.h framework/mca/param_value.cc \
 	framework/mca/param_sources.h framework/mca/param_sources.cc \
 	framework/mca/param_registry.h framework/mca/param_registry.cc \
+	framework/mca/param_c_view.h framework/mca/param_c_view.cc \
 	framework/mca/name_suggest.h framework/mca/name_suggest.cc framework/mca/text_trim.h \
 	framework/mca/loader.h framework/mca/loader_backends.h framework/mca/loader_factory.cc framework/mca/loader_ltdl.cc \
 	framework/mca/descriptor_check.h framework/mca/descriptor_check.cc \

@@ -10,6 +10,7 @@
 
 #include "mca_core.h"
 #include "output.h"
+#include "param_c_view.h"
 #include "runtime/progress.h"
 #include "runtime/dgram/dgram_services.h"
 #include "runtime/runtime.h"
@@ -30,18 +31,7 @@ int param_register(const plexus_component_t *self, const plexus_param_desc_t *de
     if (!c || !desc || desc->struct_size < offsetof(plexus_param_desc_t, storage) + sizeof(void *) ||
         !desc->name)
         return PLEXUS_ERR_BAD_PARAM;
-    ParamSpec spec;
-    spec.name = c->full_name() + "_" + desc->name;
-    spec.type = desc->type;
-    spec.default_text = desc->default_value ? desc->default_value : "";
-    spec.help = desc->help ? desc->help : "";
-    spec.level = desc->level;
-    for (auto v = desc->enum_values; v && *v; ++v) spec.enum_values.emplace_back(*v);
-    spec.has_range = desc->has_range != 0;
-    spec.min = desc->min;
-    spec.max = desc->max;
-    spec.framework = c->framework;
-    spec.component = c->name;
+    const ParamSpec spec = spec_from_desc(*desc, c->framework, c->name);
     std::string err;
     if (!McaCore::current()->params().register_param(spec, desc->storage, &err)) {
         emit(PLEXUS_LOG_ERROR, c->full_name(), "cannot register parameter: " + err);
@@ -55,13 +45,7 @@ int param_lookup(const char *full_name, plexus_param_value_t *out) {
     if (!core || !full_name || !out) return PLEXUS_ERR_BAD_PARAM;
     const Param *p = core->params().find(full_name);
     if (!p) return PLEXUS_ERR_NOT_FOUND;
-    out->type = p->spec.type;
-    out->i = p->value.i;
-    out->u = p->value.u;
-    out->d = p->value.d;
-    out->s = p->value.text.c_str();
-    out->list = p->list_cstrs.data();
-    out->source = p->origin.c_str();
+    *out = value_of(*p);
     return PLEXUS_SUCCESS;
 }
 

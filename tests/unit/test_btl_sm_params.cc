@@ -10,49 +10,27 @@
 #include "components/btl_sm/sm_params.h"
 #include "mca/btl_common_params.h"
 #include "mca/param_registry.h"
+#include "tests/unit/registry_host.h"
 
 using namespace plexus::btl_sm;
 using plexus::mca::ParamRegistry;
-using plexus::mca::ParamSpec;
 using plexus::mca::Setting;
 using plexus::mca::SourceKind;
 
 namespace {
 
-// A host API whose param_register feeds a real ParamRegistry, as the core's does.
-ParamRegistry *g_registry = nullptr;
+// A host API whose parameters feed a real ParamRegistry, as the core's do; what sm registers is
+// also kept, by short name.
 std::map<std::string, plexus_param_desc_t> g_seen;
 
-int fake_register(const plexus_component_t *, const plexus_param_desc_t *d) {
+int recording_register(const plexus_component_t *self, const plexus_param_desc_t *d) {
     g_seen[d->name] = *d;
-    ParamSpec spec;
-    spec.name = std::string("btl_sm_") + d->name;
-    spec.type = d->type;
-    spec.default_text = d->default_value ? d->default_value : "";
-    spec.help = d->help ? d->help : "";
-    spec.level = d->level;
-    for (auto v = d->enum_values; v && *v; ++v) spec.enum_values.emplace_back(*v);
-    spec.has_range = d->has_range != 0;
-    spec.min = d->min;
-    spec.max = d->max;
-    std::string err;
-    return g_registry->register_param(spec, d->storage, &err) ? PLEXUS_SUCCESS : PLEXUS_ERR_BAD_PARAM;
-}
-
-int registry_lookup(const char *name, plexus_param_value_t *out) {
-    const plexus::mca::Param *p = g_registry->find(name);
-    if (!p) return PLEXUS_ERR_NOT_FOUND;
-    *out = plexus_param_value_t{};
-    out->type = p->value.type;
-    out->i = p->value.i;
-    out->u = p->value.u;
-    return PLEXUS_SUCCESS;
+    return plexus::test::registry_param_register(self, d);
 }
 
 // The core's registration for btl_sm: the parameters every BTL has, then sm's own.
 SmParams registered(std::vector<Setting> settings, std::vector<std::string> *errors = nullptr) {
     ParamRegistry registry(std::move(settings));
-    g_registry = &registry;
     g_seen.clear();
     std::string err;
     EXPECT_TRUE(plexus::mca::register_btl_common_params(registry, "sm", &err)) << err;
@@ -60,15 +38,12 @@ SmParams registered(std::vector<Setting> settings, std::vector<std::string> *err
     host.struct_size = sizeof host;
     host.major = PLEXUS_HOST_API_MAJOR;
     host.minor = PLEXUS_HOST_API_MINOR;
-    host.param_register = fake_register;
-    host.param_lookup = registry_lookup;
-    plexus_component_t self{};
-    self.framework = "btl";
-    self.name = "sm";
+    plexus::test::use_registry(&host, &registry);
+    host.param_register = recording_register;
+    const plexus_component_t self = plexus::test::named_component("btl", "sm");
     SmParams p;
     EXPECT_EQ(register_sm_params(&host, &self, &p), PLEXUS_SUCCESS);
     if (errors) *errors = registry.errors();
-    g_registry = nullptr;
     return p;
 }
 

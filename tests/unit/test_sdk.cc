@@ -27,11 +27,11 @@
 #include "mca/btl_common_params.h"
 #include "mca/descriptor_check.h"
 #include "mca/param_registry.h"
+#include "registry_host.h"
 
 namespace {
 
 using plexus::mca::ParamRegistry;
-using plexus::mca::ParamSpec;
 using plexus::mca::Setting;
 using plexus::mca::SourceKind;
 
@@ -122,42 +122,10 @@ TEST(SdkHost, ParamIsSetAsksTheHostOrAssumesWhatTheCallerSays) {
 
 // ---- parameters through the core's registry ---------------------------------------------------
 
-ParamRegistry *g_registry = nullptr;
-
-int registry_register(const plexus_component_t *self, const plexus_param_desc_t *d) {
-    ParamSpec spec;
-    spec.name = std::string(self->framework) + "_" + self->name + "_" + d->name;
-    spec.type = d->type;
-    spec.default_text = d->default_value ? d->default_value : "";
-    spec.help = d->help ? d->help : "";
-    spec.level = d->level;
-    for (auto v = d->enum_values; v && *v; ++v) spec.enum_values.emplace_back(*v);
-    spec.has_range = d->has_range != 0;
-    spec.min = d->min;
-    spec.max = d->max;
-    std::string err;
-    return d->struct_size == sizeof *d && g_registry->register_param(spec, d->storage, &err) ? PLEXUS_SUCCESS
-                                                                                               : PLEXUS_ERR_BAD_PARAM;
-}
-
-int registry_lookup(const char *name, plexus_param_value_t *out) {
-    const plexus::mca::Param *p = g_registry->find(name);
-    if (!p) return PLEXUS_ERR_NOT_FOUND;
-    *out = {};
-    out->type = p->value.type;
-    out->i = p->value.i;
-    out->u = p->value.u;
-    out->d = p->value.d;
-    out->s = p->value.text.c_str();
-    return PLEXUS_SUCCESS;
-}
-
 // A host of this build whose parameters live in registry.
 plexus_host_api_t registry_host(ParamRegistry *registry) {
-    g_registry = registry;
     plexus_host_api_t h = table_of_minor(3);
-    h.param_register = registry_register;
-    h.param_lookup = registry_lookup;
+    plexus::test::use_registry(&h, registry);
     return h;
 }
 
@@ -165,12 +133,7 @@ Setting env(const std::string &name, const std::string &value) {
     return Setting{name, value, SourceKind::Env, "env PLEXUS_MCA_" + name};
 }
 
-plexus_component_t named(const char *framework, const char *name) {
-    plexus_component_t c{};
-    c.framework = framework;
-    c.name = name;
-    return c;
-}
+using plexus::test::named_component;
 
 constexpr const char *kColours[] = {"red", "green", "blue", nullptr};
 
@@ -179,7 +142,7 @@ TEST(SdkParam, EveryTypeReachesItsStorage) {
                             env("coll_demo_bytes", "64k"), env("coll_demo_ratio", "0.25"),
                             env("coll_demo_words", "a, b,c"), env("coll_demo_colour", "blue")});
     const plexus_host_api_t host = registry_host(&registry);
-    const plexus_component_t self = named("coll", "demo");
+    const plexus_component_t self = named_component("coll", "demo");
     int flag = 0, colour = 0;
     int64_t count = 0;
     uint64_t bytes = 0;
@@ -213,7 +176,7 @@ TEST(SdkParam, EveryTypeReachesItsStorage) {
 TEST(SdkParam, TheRangeIsEnforcedAndARefusalStopsRegistration) {
     ParamRegistry registry({env("coll_demo_count", "11")});
     const plexus_host_api_t host = registry_host(&registry);
-    const plexus_component_t self = named("coll", "demo");
+    const plexus_component_t self = named_component("coll", "demo");
     int64_t count = 0;
     uint64_t after = 0;
     using namespace plexus::sdk;
@@ -238,7 +201,7 @@ plexus::sdk::BtlLimits limits_with(std::vector<Setting> settings, const char *na
     EXPECT_TRUE(plexus::mca::register_btl_common_params(registry, name, &err)) << err;
     EXPECT_TRUE(registry.errors().empty());
     const plexus_host_api_t host = registry_host(&registry);
-    const plexus_component_t self = named("btl", name);
+    const plexus_component_t self = named_component("btl", name);
     return plexus::sdk::btl_limits(&host, &self, {4096, 65536, PLEXUS_BTL_EXCLUSIVITY_HIGH});
 }
 
