@@ -41,7 +41,7 @@ void populate(uint8_t *base, size_t size) {
 
 // The core's shm services, when the host offers a table of a version this build knows.
 const plexus_shm_services_t *shm_services_of(const plexus_host_api_t *host) {
-    if (host->struct_size < offsetof(plexus_host_api_t, shm) + sizeof host->shm || !host->shm) return nullptr;
+    if (!PLEXUS_HOST_HAS(host, shm)) return nullptr;
     const plexus_shm_services_t *shm = host->shm;
     return shm->major == PLEXUS_SHM_MAJOR && shm->struct_size >= sizeof(plexus_shm_services_t) ? shm : nullptr;
 }
