@@ -18,7 +18,28 @@ ParamSpec btl_spec(const std::string &component, const char *what, plexus_param_
     return s;
 }
 
+// The warning when btl_<component>_<what>, set by the user to `set`, is not what the module reports.
+void check_applied(const ParamRegistry &params, const std::string &component, const char *what, uint64_t set_sentinel,
+                   uint64_t reported, std::vector<std::string> *out) {
+    const Param *p = params.find("btl_" + component + "_" + what);
+    if (!p || p->source == SourceKind::Default) return;
+    const uint64_t set = p->spec.type == PLEXUS_PARAM_SIZE ? p->value.u : static_cast<uint64_t>(p->value.i);
+    if (set == set_sentinel || set == reported) return;
+    out->push_back(p->spec.name + " is " + std::to_string(set) + " (" + p->origin + ") but btl " + component +
+                   " reports " + std::to_string(reported) +
+                   ": it does not read the BTL parameters the core registers (plexus::sdk::btl_limits)");
+}
+
 }  // namespace
+
+std::vector<std::string> btl_limits_not_applied(const ParamRegistry &params, const plexus_btl_module_t &m) {
+    std::vector<std::string> out;
+    if (!m.name) return out;
+    check_applied(params, m.name, "eager_limit", 0, m.eager_limit, &out);
+    check_applied(params, m.name, "max_send_size", 0, m.max_send_size, &out);
+    check_applied(params, m.name, "exclusivity", static_cast<uint64_t>(int64_t{-1}), m.exclusivity, &out);
+    return out;
+}
 
 bool register_btl_common_params(ParamRegistry &params, const std::string &component, std::string *error) {
     const std::string own = " (0: btl " + component + "'s own, see its README)";

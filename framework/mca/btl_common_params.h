@@ -6,6 +6,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include <plexus/btl.h>
 
 #include "param_registry.h"
 
@@ -13,5 +16,9 @@ namespace plexus::mca {
 
 // Registers the three for btl component `component`; false (and *error) when one is refused.
 bool register_btl_common_params(ParamRegistry &params, const std::string &component, std::string *error);
+
+// One warning for each of the three the user set that module m (of btl component m.name) does not
+// report: a BTL that never read them would otherwise ignore them in silence.
+std::vector<std::string> btl_limits_not_applied(const ParamRegistry &params, const plexus_btl_module_t &m);
 
 }  // namespace plexus::mca

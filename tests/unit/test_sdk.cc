@@ -232,6 +232,23 @@ TEST(SdkBtlLimits, ABadValueIsNamedAndAnInconsistentPairIsRefused) {
     EXPECT_EQ(plexus::sdk::check_btl_limits("demo", {32 * 1024, 32 * 1024, 0}), "");
 }
 
+TEST(SdkBtlLimits, TheCoreNamesASettingTheModuleDoesNotReport) {
+    ParamRegistry registry({env("btl_demo_eager_limit", "8k"), env("btl_demo_exclusivity", "300")});
+    std::string err;
+    ASSERT_TRUE(plexus::mca::register_btl_common_params(registry, "demo", &err)) << err;
+    plexus_btl_module_t m{};
+    m.name = "demo";
+    m.eager_limit = 8192;
+    m.max_send_size = 65536;
+    m.exclusivity = PLEXUS_BTL_EXCLUSIVITY_HIGH;
+    const std::vector<std::string> w = plexus::mca::btl_limits_not_applied(registry, m);
+    ASSERT_EQ(w.size(), 1u) << "eager_limit is applied, max_send_size left alone, exclusivity ignored";
+    EXPECT_NE(w[0].find("btl_demo_exclusivity is 300"), std::string::npos) << w[0];
+    EXPECT_NE(w[0].find("reports 16384"), std::string::npos) << w[0];
+    m.exclusivity = 300;
+    EXPECT_TRUE(plexus::mca::btl_limits_not_applied(registry, m).empty());
+}
+
 // ---- the descriptor glue ----------------------------------------------------------------------
 
 struct Calls {

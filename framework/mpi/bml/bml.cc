@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "mca/btl_common_params.h"
+#include "mca/mca_core.h"
 #include "mca/output.h"
 
 namespace plexus::mpi {
@@ -29,11 +31,25 @@ bool btl_module_usable(const plexus_btl_module_t *m, std::string *why) {
     return true;
 }
 
+namespace {
+
+// btl_<name>_eager_limit and the others are the core's; a BTL that never reads them would leave
+// the user's setting without effect, and without a word.
+void warn_unapplied_limits(const plexus_btl_module_t &m) {
+    mca::McaCore *core = mca::McaCore::current();
+    if (!core) return;
+    for (const std::string &w : mca::btl_limits_not_applied(core->params(), m))
+        mca::emit(PLEXUS_LOG_WARN, "bml", w);
+}
+
+}  // namespace
+
 Bml::Bml(const std::vector<plexus_btl_module_t *> &modules, ProcTable &procs) : procs_(procs) {
     for (auto *m : modules) {
         std::string why;
         if (btl_module_usable(m, &why)) {
             modules_.push_back(m);
+            warn_unapplied_limits(*m);
         } else {
             mca::emit(PLEXUS_LOG_WARN, "bml", std::string("btl ") + (m && m->name ? m->name : "?") +
                                                   " left out: " + why);
