@@ -87,8 +87,10 @@ typedef struct plexus_component {
  * lets the engine back off. */
 typedef int (*plexus_progress_fn_t)(void *ctx);
 
-/* What the core offers components. Versioned: members are only ever appended, a component checks
- * minor (or struct_size) before using a member newer than the version it was built for. */
+/* What the core offers components. Versioned: members are only ever appended, so an older core
+ * hands over a shorter table; before using a member newer than 1.0 a component checks that
+ * struct_size covers it and that it is set (PLEXUS_HOST_HAS, plexus/sdk/host.hpp), never
+ * struct_size against its own sizeof(plexus_host_api_t). */
 #define PLEXUS_HOST_API_MAJOR 1
 #define PLEXUS_HOST_API_MINOR 3  /* 1.1: job info, secret, shm prefix, modex, fence, abort, wait
                                   * 1.2: mem_bind_local
@@ -152,7 +154,7 @@ struct plexus_host_api {
     int (*topology_relation)(const char *cpuset_a, const char *cpuset_b, unsigned *shared_levels);
     int (*topology_self_cpuset)(char *buf, size_t len);
 
-    /* ---- Added in 1.1 (check minor >= 1 or struct_size before use). All of these need the
+    /* ---- Added in 1.1 (check PLEXUS_HOST_HAS(host, member) before use). All of these need the
      * runtime: PLEXUS_ERR_NOT_AVAILABLE before it has started. ---- */
 
     /* This process in its job; out->struct_size must be set by the caller. */
