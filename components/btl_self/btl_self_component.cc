@@ -22,6 +22,10 @@ struct Access {
     static SelfModule *module(plexus_btl_module_t *m) { return SelfModule::from(m); }
     static plexus_btl_endpoint_t *endpoint(plexus_btl_endpoint_t *ep) { return ep; }
 };
+// BTL 1.2: the SDK installs send_pack only when the module's matches; a typo must not silently
+// cost typed messages their per-fragment packing.
+static_assert(plexus::sdk::HasSendPack<Access>::value, "SelfModule::send_pack does not match btl.h's send_pack");
+
 
 struct Self {
     static constexpr plexus::sdk::Identity identity{

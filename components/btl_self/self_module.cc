@@ -114,6 +114,17 @@ int SelfModule::send(plexus_btl_endpoint_t *ep, uint8_t tag, const void *hdr, si
     return PLEXUS_SUCCESS;
 }
 
+int SelfModule::send_pack(plexus_btl_endpoint_t *ep, uint8_t tag, const void *hdr, size_t hlen,
+                          plexus_btl_pack_fn_t pack, void *pack_ctx, size_t offset, size_t plen) {
+    if (!is_me(ep) || hlen + plen > limits_.max_send_size || (hlen && !hdr) || (plen && !pack)) return PLEXUS_ERR_BAD_PARAM;
+    std::unique_ptr<Buffer> b = pool_.take(hlen + plen);
+    b->tag = tag;
+    if (hlen) std::memcpy(b->bytes.data(), hdr, hlen);
+    if (plen) pack(pack_ctx, offset, plen, b->bytes.data() + hlen);
+    queue_.push_back(std::move(b));
+    return PLEXUS_SUCCESS;
+}
+
 int SelfModule::progress() {
     // Every wait polls here, and a process rarely sends to itself: empty() is two loads, size()
     // of a deque some arithmetic.

@@ -64,6 +64,9 @@ public:
     int del_procs(size_t n, plexus_btl_endpoint_t *const *eps);
     int register_recv(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx);
     int send(plexus_btl_endpoint_t *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload, size_t plen);
+    // send_pack (BTL 1.2): the payload is packed by the caller straight into the queued buffer.
+    int send_pack(plexus_btl_endpoint_t *ep, uint8_t tag, const void *hdr, size_t hlen, plexus_btl_pack_fn_t pack,
+                  void *pack_ctx, size_t offset, size_t plen);
     int register_mem(void *base, size_t len, plexus_btl_mem_handle_t *out);
     int deregister_mem(plexus_btl_mem_handle_t *handle);
     int rdma(plexus_btl_endpoint_t *ep, void *local, size_t len, const plexus_btl_mem_handle_t *remote,

@@ -26,6 +26,10 @@ struct Access {
     static SmModule *module(plexus_btl_module_t *m) { return SmModule::from(m); }
     static Endpoint *endpoint(plexus_btl_endpoint_t *ep) { return reinterpret_cast<Endpoint *>(ep); }
 };
+// BTL 1.2: the SDK installs send_pack only when the module's matches; a typo must not silently
+// cost typed messages their per-fragment packing.
+static_assert(plexus::sdk::HasSendPack<Access>::value, "SmModule::send_pack does not match btl.h's send_pack");
+
 
 // Everything send accepted is already in the receiver's segment, which outlives this process;
 // waiting for receivers to hand fragments back could wait forever on one that never receives.

@@ -57,7 +57,15 @@ public:
 
     // Appends one record of a followed by b; false when the ring has no room for it now.
     bool write(uint8_t tag, const void *a, size_t alen, const void *b, size_t blen) {
-        const size_t len = alen + blen;
+        return write_with(tag, alen + blen, [&](uint8_t *data) {
+            if (alen) std::memcpy(data, a, alen);
+            if (blen) std::memcpy(data + alen, b, blen);
+        });
+    }
+    // Appends one record of len bytes that fill(data) writes in place (a packing upper layer);
+    // fill is not called when the ring has no room (false).
+    template <class Fill>
+    bool write_with(uint8_t tag, size_t len, Fill &&fill) {
         const uint64_t need = box_record_bytes(len);
         const uint64_t off = pos_ & mask_;
         const uint64_t skip = off + need > size_ ? size_ - off : 0;
@@ -69,8 +77,7 @@ public:
         // The reader's next stop must hold a word of this lap, never stale payload of the last
         // one that could happen to look like a valid stamp (offset 0 always holds a header).
         if (start + need < size_) store_relaxed(*reinterpret_cast<uint64_t *>(rec + need), uint64_t{0});
-        if (alen) std::memcpy(rec + kBoxHeaderBytes, a, alen);
-        if (blen) std::memcpy(rec + kBoxHeaderBytes + alen, b, blen);
+        fill(rec + kBoxHeaderBytes);
         publish(rec, pos_ + skip, (static_cast<uint64_t>(len) << 8) | tag);
         if (skip) publish(ring_ + off, pos_, (skip << 8) | (1ull << 31));
         pos_ += skip + need;

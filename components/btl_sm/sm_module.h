@@ -20,6 +20,7 @@
 #include "sm_control.h"
 #include "sm_endpoint.h"
 #include "sm_params.h"
+#include "sm_payload.h"
 
 namespace plexus::btl_sm {
 
@@ -48,13 +49,22 @@ public:
     int register_recv(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx);
 
     int send(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload, size_t plen) {
-        const size_t len = hlen + plen;
-        if (ep->out.state == OutState::Active && len <= ep->out.max_message &&
-            (ep->fifo_unread.empty() || peer_read_fifo(ep)) && ep->out.writer.write(tag, hdr, hlen, payload, plen)) {
+        return send(ep, tag, bytes_payload(hdr, hlen, payload, plen));
+    }
+    // send_pack (BTL 1.2): the payload is packed by the upper layer into the record or fragment.
+    int send_pack(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, plexus_btl_pack_fn_t pack, void *ctx,
+                  size_t offset, size_t plen) {
+        if ((hlen && !hdr) || (plen && !pack)) return PLEXUS_ERR_BAD_PARAM;
+        return send(ep, tag, packed_payload(hdr, hlen, pack, ctx, offset, plen));
+    }
+    int send(Endpoint *ep, uint8_t tag, const Payload &p) {
+        if (ep->out.state == OutState::Active && p.len() <= ep->out.max_message &&
+            (ep->fifo_unread.empty() || peer_read_fifo(ep)) &&
+            ep->out.writer.write_with(tag, p.len(), [&p](uint8_t *dst) { p.write_to(dst); })) {
             ++fast_sends_;
             return PLEXUS_SUCCESS;
         }
-        return send_slow(ep, tag, hdr, hlen, payload, plen);
+        return send_slow(ep, tag, p);
     }
 
     int register_mem(void *base, size_t len, plexus_btl_mem_handle_t *out);
@@ -88,8 +98,8 @@ private:
         std::vector<uint8_t> body;
     };
 
-    int send_slow(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload, size_t plen);
-    int send_frag(Endpoint *ep, uint8_t tag, uint8_t kind, const void *a, size_t alen, const void *b, size_t blen);
+    int send_slow(Endpoint *ep, uint8_t tag, const Payload &p);
+    int send_frag(Endpoint *ep, uint8_t tag, uint8_t kind, const Payload &p);
     // Delivers what ep's fast box holds (before a FIFO fragment of ep's, and when ep drops the
     // box: sm_progress.cc); returns the box's position in in_boxes_ (its size when ep has none).
     size_t drain_box_of(Endpoint *ep);

@@ -194,7 +194,7 @@ int SmModule::housekeep() {
     maybe_unlink();
     while (!control_queue_.empty()) {
         QueuedControl &c = control_queue_.front();
-        if (send_frag(c.ep, c.tag, kFragControl, c.body.data(), c.body.size(), nullptr, 0) != PLEXUS_SUCCESS)
+        if (send_frag(c.ep, c.tag, kFragControl, bytes_payload(c.body.data(), c.body.size(), nullptr, 0)) != PLEXUS_SUCCESS)
             break;
         control_queue_.pop_front();
         ++events;

@@ -6,11 +6,10 @@
 
 namespace plexus::btl_sm {
 
-int SmModule::send_slow(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload,
-                        size_t plen) {
-    if (hlen + plen > params_.max_send_size || tag >= PLEXUS_BTL_TAG_INTERNAL_FIRST) return PLEXUS_ERR_BAD_PARAM;
+int SmModule::send_slow(Endpoint *ep, uint8_t tag, const Payload &p) {
+    if (p.len() > params_.max_send_size || tag >= PLEXUS_BTL_TAG_INTERNAL_FIRST) return PLEXUS_ERR_BAD_PARAM;
     if (ep->deleted) return PLEXUS_ERR_UNREACH;
-    if (int rc = send_frag(ep, tag, kFragData, hdr, hlen, payload, plen); rc != PLEXUS_SUCCESS) return rc;
+    if (int rc = send_frag(ep, tag, kFragData, p); rc != PLEXUS_SUCCESS) return rc;
     ++slow_sends_;
     if (++ep->messages > static_cast<uint64_t>(params_.fastbox_threshold) && ep->out.state == OutState::None &&
         !ep->out.no_auto && params_.fastbox_max > 0)
@@ -20,9 +19,8 @@ int SmModule::send_slow(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen,
 
 // One message in a fragment of this process's pool, announced in the peer's FIFO. AGAIN when
 // no fragment is free or the FIFO is full; nothing has been sent then.
-int SmModule::send_frag(Endpoint *ep, uint8_t tag, uint8_t kind, const void *a, size_t alen, const void *b,
-                        size_t blen) {
-    const size_t len = alen + blen;
+int SmModule::send_frag(Endpoint *ep, uint8_t tag, uint8_t kind, const Payload &p) {
+    const size_t len = p.len();
     FragPool *pool = len <= eager_.data_capacity() ? &eager_ : &max_;
     FragHeader *f = pool->alloc();
     if (!f && pool == &eager_) f = (pool = &max_)->alloc();  // small messages may borrow a big one
@@ -35,8 +33,7 @@ int SmModule::send_frag(Endpoint *ep, uint8_t tag, uint8_t kind, const void *a, 
     f->tag = tag;
     f->kind = kind;
     f->stamp = ++frag_stamp_;
-    if (alen) std::memcpy(f->data(), a, alen);
-    if (blen) std::memcpy(f->data() + alen, b, blen);
+    p.write_to(f->data());  // a packing upper layer copies straight into the shared fragment
     if (!ep->fifo.push(encode(RelPtr{ep->slot_at_peer, pool->offset_of(f)}))) {
         pool->release_unsent(f);
         return PLEXUS_ERR_AGAIN;
@@ -62,7 +59,7 @@ bool SmModule::peer_read_fifo(Endpoint *ep) {
 
 // Control messages never fail: what finds no room now is queued, in order, for progress.
 void SmModule::send_control(Endpoint *ep, uint8_t tag, const void *body, size_t len) {
-    if (control_queue_.empty() && send_frag(ep, tag, kFragControl, body, len, nullptr, 0) == PLEXUS_SUCCESS)
+    if (control_queue_.empty() && send_frag(ep, tag, kFragControl, bytes_payload(body, len, nullptr, 0)) == PLEXUS_SUCCESS)
         return;
     const auto *bytes = static_cast<const uint8_t *>(body);
     control_queue_.push_back(QueuedControl{ep, tag, std::vector<uint8_t>(bytes, bytes + len)});

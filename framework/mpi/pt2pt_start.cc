@@ -1,27 +1,9 @@
-// The slow paths of starting an operation: packed copies and refusals by the PML.
+// The slow path of starting an operation: a refusal by the PML.
 #include "mpi/pt2pt_start.h"
-
-#include <cstdlib>
 
 #include "mpi/error_codes.h"
 
 namespace plexus::mpi {
-
-int prepare_packed(Request *r, const char *function) {
-    r->bytes = packed_bytes(r->datatype, r->count);
-    r->mpi_data = std::malloc(r->bytes ? r->bytes : 1);
-    if (!r->mpi_data)
-        return report_errorf(r->comm, MPI_ERR_OTHER, "%s: out of memory for a packed copy of %d x %s (%zu bytes)",
-                             function, r->count, type_name(r->datatype).c_str(), r->bytes);
-    if (r->kind == Request::Kind::Send) {
-        pack(*r->datatype, r->user_buf, r->count, r->mpi_data);
-        r->mpi_flags |= kRequestPackedSend;
-    } else {
-        r->mpi_flags |= kRequestPackedRecv;
-    }
-    r->buf = r->mpi_data;
-    return MPI_SUCCESS;
-}
 
 int start_failed(Request *r, int error_class, const char *function) {
     settle(r);  // drops a packed copy; nothing was received into it

@@ -1,6 +1,7 @@
 // Turning a described operation (user buffer, count, datatype, peer, tag, comm) into what the
-// PML takes (bytes of contiguous memory) and starting it. Contiguous datatypes go straight
-// through; types with holes travel through a packed copy; MPI_PROC_NULL completes at once.
+// PML takes and starting it. Contiguous datatypes go as bytes; types with holes go as the user's
+// buffer marked typed, which the PML packs and unpacks fragment by fragment (no whole-message
+// copy); MPI_PROC_NULL completes at once.
 #pragma once
 
 #include "mpi.h"
@@ -37,18 +38,12 @@ inline int start_prepared(MpiState &s, Request *r, const char *function) {
     return MPI_SUCCESS;
 }
 
-// A packed copy for a datatype with holes (send: filled now; receive: unpacked at completion).
-[[gnu::cold]] int prepare_packed(Request *r, const char *function);
-
 // Starts the operation describe() put into r.
 inline int start(MpiState &s, Request *r, const char *function) {
     const Datatype *t = r->datatype;
-    if (t->contiguous) [[likely]] {
-        r->buf = const_cast<void *>(data_start(r->user_buf, *t));
-        r->bytes = packed_bytes(t, r->count);
-    } else if (r->peer != MPI_PROC_NULL) {
-        if (int rc = prepare_packed(r, function)) return rc;
-    }
+    r->bytes = packed_bytes(t, r->count);
+    r->typed = !t->contiguous;
+    r->buf = t->contiguous ? const_cast<void *>(data_start(r->user_buf, *t)) : const_cast<void *>(r->user_buf);
     return start_prepared(s, r, function);
 }
 

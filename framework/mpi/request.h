@@ -35,15 +35,18 @@ struct plexus_mpi_request_s {
     using Kind = plexus::mpi::RequestKind;
 
     // User-provided on purpose: as an aggregate, `Request r;` (the blocking calls keep theirs on
-    // the stack) is cleared with a 200-byte `rep stos`, about 20 ns a call here; with a
+    // the stack) is cleared with a 208-byte `rep stos`, about 20 ns a call here; with a
     // constructor g++ sets the fields one by one. See also reset_request (mpi/request_pool.h).
     plexus_mpi_request_s() {}
 
     // ---- What the operation is (set by the MPI layer before Pml::start_*) ----
     Kind kind = Kind::Send;
     plexus::mpi::SendMode mode = plexus::mpi::SendMode::Standard;
+    // buf is the user's buffer laid out by count x datatype (a type with holes): the PML packs
+    // each fragment straight from it and unpacks each one straight into it. false: buf is bytes.
+    bool typed = false;
     void *buf = nullptr;       // send: const data; recv: destination
-    size_t bytes = 0;          // send: length; recv: capacity
+    size_t bytes = 0;          // send: length; recv: capacity (packed bytes when typed)
     int peer = 0;              // rank in comm (send: destination; recv: source or ANY_SOURCE)
     int tag = 0;               // recv may be ANY_TAG
     plexus::mpi::Comm *comm = nullptr;
@@ -78,6 +81,7 @@ struct plexus_mpi_request_s {
         plexus_mpi_request_s *next = nullptr;  // intrusive list links
         plexus_mpi_request_s *prev = nullptr;
         void *rdma = nullptr;       // rendezvous: BTL and memory handle in use
+        void *staging = nullptr;    // typed send: a packed copy (a BTL without send_pack, a put)
     } pml;
 };
 

@@ -10,7 +10,10 @@
  * type of the same signature without holes); contiguous -> derived. A derived receive buffer starts as guard bytes: the type map's bytes
  * must hold the sender's data, every hole and the guards before and after must be untouched.
  * Status: Get_count and Get_elements in the receive type. Counts 0, 1 and 3; with --large, as
- * many items as make at least 1 MiB of packed data (rendezvous). Then MPI_BOTTOM with absolute
+ * many items as make at least 1 MiB of packed data (rendezvous); with --boundaries, the counts
+ * whose packed sizes fall just below and above btl_sm's eager limit and one and two of its
+ * fragments (32 KiB less the PML's 16-byte headers), where a sender packs each message straight
+ * into the fragment and the receiver unpacks each at its offset. Then MPI_BOTTOM with absolute
  * addresses (Get_address + struct / hindexed), both as the send and the receive buffer. */
 #include "datatype_cases.h"
 
@@ -223,13 +226,26 @@ int main(int argc, char **argv)
     tu_require_ranks(2, 4);
     CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     int large = argc > 1 && strcmp(argv[1], "--large") == 0;
+    int boundaries = argc > 1 && strcmp(argv[1], "--boundaries") == 0;
 
     dc_case cases[DC_MAX];
     int n = dc_build_all(cases);
     size_t min_bytes = (size_t)1 << 20;
     long large_bytes = 0;
     for (int i = 0; i < n; ++i) {
-        if (large) {
+        if (boundaries) {
+            /* btl_sm's defaults: 32 KiB messages, 16-byte match and fragment headers */
+            static const size_t edges[] = {32768 - 16, 2 * (32768 - 16)};
+            int last = -1;
+            for (int e = 0; e < 2; ++e) {
+                int below = (int)(edges[e] / (size_t)cases[i].model.size);
+                for (int count = below; count <= below + 1; ++count)
+                    if (count > last && count > 0) {
+                        run_case(&cases[i], i, count);
+                        last = count;
+                    }
+            }
+        } else if (large) {
             /* at least 1 MiB packed: rendezvous in every implementation */
             int count = (int)((min_bytes + (size_t)cases[i].model.size - 1) / (size_t)cases[i].model.size);
             run_case(&cases[i], i, count);
@@ -240,9 +256,13 @@ int main(int argc, char **argv)
                 run_case(&cases[i], i, counts[k]);
         }
     }
-    if (!large)
+    if (!large && !boundaries)
         bottom();
     dc_free_all(cases, n);
+    if (boundaries)
+        return tu_finish("%d derived types with packed sizes just below and above one eager "
+                         "message, one and two fragments, sent five ways: %ld transfers verified "
+                         "byte by byte with holes and guards", n, transfers);
     if (large)
         return tu_finish("%d derived types (every constructor, nested, negative strides, resized) "
                          "each >= 1 MiB packed (%ld MiB in all), sent five ways "

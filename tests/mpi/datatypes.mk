@@ -43,9 +43,10 @@ mpi_runs_extra += tests/mpi/default/datatype_p2p.sh tests/mpi/default/datatype_l
 	tests/mpi/no-single-copy/datatype_large.sh tests/mpi/cma-always/datatype_large.sh \
 	tests/mpi/default/datatype_status.sh tests/mpi/default/datatype_requests.sh \
 	tests/mpi/default/datatype_pack.sh tests/mpi/default/datatype_query.sh \
-	tests/mpi/default/datatype_errors.sh
+	tests/mpi/default/datatype_errors.sh tests/mpi/default/datatype_boundaries.sh \
+	tests/mpi/no-fastbox/datatype_boundaries.sh
 
 EXTRA_DIST += tests/mpi/cases/datatype_p2p.case tests/mpi/cases/datatype_large.case \
 	tests/mpi/cases/datatype_status.case tests/mpi/cases/datatype_requests.case \
 	tests/mpi/cases/datatype_pack.case tests/mpi/cases/datatype_query.case \
-	tests/mpi/cases/datatype_errors.case
+	tests/mpi/cases/datatype_errors.case tests/mpi/cases/datatype_boundaries.case

@@ -1,14 +1,16 @@
 // Two BTL modules wired to each other inside one process, so that two PML instances can talk
 // without shared memory or a launcher. Knobs inject what real transports do: refusing sends
-// (PLEXUS_ERR_AGAIN), delivering a fast channel's message before an older one, and lacking or
-// failing single copy (get and put).
+// (PLEXUS_ERR_AGAIN), delivering a fast channel's message before an older one, lacking or
+// failing single copy (get and put), and being a BTL 1.1 module without send_pack.
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstring>
 #include <deque>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <plexus/btl.h>
 
 namespace plexus::test {
@@ -34,6 +36,8 @@ struct FakeBtl {
     int put_result = PLEXUS_SUCCESS;  // what put returns
     // Counters.
     int sends = 0, refused = 0, gets = 0, puts = 0;
+    int packed_sends = 0;  // sends whose payload the caller packed (send_pack)
+    int pack_calls = 0;    // calls of the caller's pack function
 
     explicit FakeBtl(size_t eager = 256, size_t max_send = 1024, size_t rdma_threshold = 4096) {
         module.struct_size = sizeof module;
@@ -54,6 +58,19 @@ struct FakeBtl {
         module.get = get;
         module.put = put;
         module.pending = [](plexus_btl_module_t *m) { return self(m)->peer->inbox.size(); };
+        module.send_pack = send_pack;
+    }
+
+    // A module built against BTL 1.1: its struct ends before send_pack. The member is set to a
+    // trap anyway, as stale memory past a short struct could be: a caller must not look there.
+    void as_btl_1_1() {
+        module.minor = 1;
+        module.struct_size = offsetof(plexus_btl_module_t, send_pack);
+        module.send_pack = [](plexus_btl_module_t *m, plexus_btl_endpoint_t *, uint8_t, const void *, size_t,
+                              plexus_btl_pack_fn_t, void *, size_t, size_t) -> int {
+            ADD_FAILURE() << "send_pack called on a BTL 1.1 module " << m->name;
+            return PLEXUS_ERR_BAD_PARAM;
+        };
     }
 
     static FakeBtl *self(plexus_btl_module_t *m) { return reinterpret_cast<FakeBtl *>(m); }
@@ -79,6 +96,26 @@ struct FakeBtl {
         Msg msg{b->self_id, tag, std::vector<uint8_t>(hl + pl)};
         std::memcpy(msg.bytes.data(), hdr, hl);
         if (pl) std::memcpy(msg.bytes.data() + hl, payload, pl);
+        b->peer->inbox.push_back(std::move(msg));
+        return PLEXUS_SUCCESS;
+    }
+    // The payload is packed by the caller straight into the message, in two pieces when it has
+    // more than one byte (a BTL may call pack per piece of its buffer).
+    static int send_pack(plexus_btl_module_t *m, plexus_btl_endpoint_t *, uint8_t tag, const void *hdr, size_t hl,
+                         plexus_btl_pack_fn_t pack, void *ctx, size_t offset, size_t pl) {
+        FakeBtl *b = self(m);
+        if (hl + pl > m->max_send_size) return PLEXUS_ERR_BAD_PARAM;
+        ++b->sends;
+        if ((b->refuse_every && b->sends % b->refuse_every == 0) || (b->refuse_after && b->sends > b->refuse_after)) {
+            ++b->refused;
+            return PLEXUS_ERR_AGAIN;
+        }
+        Msg msg{b->self_id, tag, std::vector<uint8_t>(hl + pl)};
+        std::memcpy(msg.bytes.data(), hdr, hl);
+        const size_t first = pl / 2;
+        if (first) pack(ctx, offset, first, msg.bytes.data() + hl), ++b->pack_calls;
+        if (pl > first) pack(ctx, offset + first, pl - first, msg.bytes.data() + hl + first), ++b->pack_calls;
+        ++b->packed_sends;
         b->peer->inbox.push_back(std::move(msg));
         return PLEXUS_SUCCESS;
     }

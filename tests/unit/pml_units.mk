@@ -1,9 +1,12 @@
 # Unit tests of the PML and BML over an in-process fake BTL (they link libmpi).
 if HAVE_GTEST
-pml_unit_tests = tests/unit/test_pml
+pml_unit_tests = tests/unit/test_pml tests/unit/test_pml_typed
 check_PROGRAMS += $(pml_unit_tests)
 TESTS += $(pml_unit_tests)
 tests_unit_test_pml_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CPPFLAGS)
 tests_unit_test_pml_LDADD = framework/mpi/libmpi.la $(LDADD)
+# derived datatypes through send_pack and per-fragment unpacking (BTL 1.2), and a 1.1 module
+tests_unit_test_pml_typed_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CPPFLAGS)
+tests_unit_test_pml_typed_LDADD = framework/mpi/libmpi.la $(LDADD)
 endif
-noinst_HEADERS += tests/unit/fake_btl.h
+noinst_HEADERS += tests/unit/fake_btl.h tests/unit/pml_pair.h

@@ -63,6 +63,7 @@ namespace {
 void expect_initial(const Request &r) {
     EXPECT_EQ(r.kind, RequestKind::Send);
     EXPECT_EQ(r.mode, SendMode::Standard);
+    EXPECT_FALSE(r.typed);
     EXPECT_EQ(r.buf, nullptr);
     EXPECT_EQ(r.bytes, 0u);
     EXPECT_EQ(r.peer, 0);
@@ -94,6 +95,7 @@ void expect_initial(const Request &r) {
     EXPECT_EQ(r.pml.next, nullptr);
     EXPECT_EQ(r.pml.prev, nullptr);
     EXPECT_EQ(r.pml.rdma, nullptr);
+    EXPECT_EQ(r.pml.staging, nullptr);
 }
 
 }  // namespace

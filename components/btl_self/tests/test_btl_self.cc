@@ -96,6 +96,23 @@ TEST_F(Self, DeliversInProgressNotInSend) {
     EXPECT_EQ(m.progress(), 0);
 }
 
+// BTL 1.2: the caller's pack function fills the queued message at the offset asked for.
+TEST_F(Self, SendPackPacksThePayloadIntoTheQueuedMessage) {
+    Got g;
+    m.register_recv(1, Got::on, &g);
+    auto pack = [](void *ctx, size_t offset, size_t len, void *dst) {
+        ++*static_cast<int *>(ctx);
+        for (size_t i = 0; i < len; ++i) static_cast<char *>(dst)[i] = static_cast<char>('a' + (offset + i) % 26);
+    };
+    int calls = 0;
+    ASSERT_EQ(m.send_pack(me, 1, "H:", 2, pack, &calls, 3, 5), PLEXUS_SUCCESS);
+    ASSERT_EQ(m.send_pack(me, 1, "E", 1, pack, &calls, 0, 0), PLEXUS_SUCCESS);
+    EXPECT_EQ(m.send_pack(me, 1, "H", 1, nullptr, nullptr, 0, 4), PLEXUS_ERR_BAD_PARAM);
+    m.progress();
+    EXPECT_EQ(g.msgs, (std::vector<std::string>{"H:defgh", "E"}));
+    EXPECT_EQ(calls, 1) << "an empty payload is not packed";
+}
+
 TEST_F(Self, CallbackSendingToItselfWaitsForTheNextProgress) {
     Got g;
     g.m = &m;

@@ -16,9 +16,10 @@ extern "C" {
 
 /* Interface version a btl component declares in its descriptor (framework_major/minor); a
  * component built for minor m loads into any core whose minor is >= m.
- * 1.0: descriptor only. 1.1: the data path (this module struct). */
+ * 1.0: descriptor only. 1.1: the data path (this module struct). 1.2: send_pack, a send whose
+ * payload the upper layer packs straight into the transport's own buffer. */
 #define PLEXUS_BTL_MAJOR 1
-#define PLEXUS_BTL_MINOR 1
+#define PLEXUS_BTL_MINOR 2
 
 /* query() scope for btl: NULL (a BTL serves the whole process). The module it returns stays
  * valid until the component is closed. */
@@ -47,7 +48,9 @@ typedef struct plexus_btl_proc {
 typedef struct plexus_btl_endpoint plexus_btl_endpoint_t;
 
 /* One received active message: the header and payload the sender gathered, contiguous. The
- * bytes are valid only until the callback returns (they may live in a shared ring). */
+ * bytes are valid only until the callback returns (they may live in a shared ring): a receiver
+ * that lays the payload out elsewhere (a derived datatype) unpacks it from here in place, one
+ * message at a time, rather than copying the message out first. */
 typedef struct plexus_btl_recv_desc {
     uint32_t src;      /* plexus_btl_proc_t.id of the sender */
     uint8_t tag;
@@ -57,6 +60,12 @@ typedef struct plexus_btl_recv_desc {
 } plexus_btl_recv_desc_t;
 
 typedef void (*plexus_btl_recv_fn_t)(void *ctx, const plexus_btl_recv_desc_t *msg);
+
+/* 1.2: writes bytes [offset, offset + len) of the caller's payload stream into dst (len bytes,
+ * no alignment promised). The stream is whatever the caller describes by ctx (the PML: the
+ * packed form of a derived datatype). A pack function keeps no state between calls: the BTL may
+ * call it for a send that then returns PLEXUS_ERR_AGAIN, and again when that send is retried. */
+typedef void (*plexus_btl_pack_fn_t)(void *ctx, size_t offset, size_t len, void *dst);
 
 /* What a peer needs to reach a registered region of this process's memory: the BTL's own bytes
  * (for sm: pid, base, length). The upper layer ships it inside its messages, opaque. */
@@ -171,7 +180,28 @@ struct plexus_btl_module {
      * yet to consume: a peer that never receives a message must not keep this process from
      * finalizing. The MPI layer drains every module to 0 before the final fence. */
     size_t (*pending)(plexus_btl_module_t *m);
+
+    /* ---- 1.2 (members are only ever appended: a 1.1 module ends above; see
+     * PLEXUS_BTL_HAS_SEND_PACK) ---- */
+
+    /* Sends hdr followed by payload_len bytes of the caller's stream, from position offset on,
+     * which pack(pack_ctx, ...) writes straight into the buffer the message travels in (a shared
+     * fragment, a fast-box record, a socket buffer): a non-contiguous payload is never gathered
+     * into a whole-message buffer first. pack is called before send_pack returns, for the whole
+     * range at once or in pieces in stream order, and never after. Otherwise exactly send: the
+     * same limit (hdr_len + payload_len <= max_send_size), results, ordering and delivery (the
+     * receiver gets one contiguous message, as from send). NULL: not offered; the upper layer
+     * packs into a buffer of its own and calls send. */
+    int (*send_pack)(plexus_btl_module_t *m, plexus_btl_endpoint_t *ep, uint8_t tag, const void *hdr,
+                     size_t hdr_len, plexus_btl_pack_fn_t pack, void *pack_ctx, size_t offset,
+                     size_t payload_len);
 };
+
+/* Whether module m (of any 1.x minor) offers send_pack: a 1.1 module's struct ends before it. */
+#define PLEXUS_BTL_HAS_SEND_PACK(m)                                                              \
+    ((m)->minor >= 2 &&                                                                          \
+     (m)->struct_size >= offsetof(plexus_btl_module_t, send_pack) + sizeof(void (*)(void)) &&   \
+     (m)->send_pack != NULL)
 
 #ifdef __cplusplus
 }

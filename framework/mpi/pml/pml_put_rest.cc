@@ -10,6 +10,7 @@
 
 #include "mca/output.h"
 #include "mpi/pml/pml_impl.h"
+#include "mpi/pml/pml_typed.h"
 
 namespace plexus::mpi {
 
@@ -42,8 +43,11 @@ bool Pml::Impl::put_rest(Request *r) {
     const BtlPath &path = bml_peer(r->pml.proc)->rdma;
     const size_t rest = r->pml.target - r->pml.offset;
     const size_t len = path.btl->max_rdma_size ? std::min(rest, path.btl->max_rdma_size) : rest;
+    // A put reads one address: the rest of a typed send is packed once (a rare path: a receiver
+    // that stopped draining fragments).
+    if (!payload_contiguous(r) && !stage_payload(r, r->pml.offset)) return false;
     t->in_flight = len;  // before the call: the BTL may finish it before put returns
-    const int rc = path.btl->put(path.btl, path.ep, static_cast<const uint8_t *>(r->buf) + r->pml.offset, len,
+    const int rc = path.btl->put(path.btl, path.ep, contiguous_payload(r) + r->pml.offset, len,
                                  &t->handle, t->addr + r->pml.offset, put_written, r);
     if (rc == PLEXUS_SUCCESS) return true;  // r may be complete already: touch nothing
     t->in_flight = 0;

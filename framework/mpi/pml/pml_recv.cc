@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "mpi/pml/pml_impl.h"
+#include "mpi/pml/pml_typed.h"
 
 namespace plexus::mpi {
 
@@ -149,7 +150,7 @@ void Pml::Impl::consume(Request *r, Unexpected *u) {
 void Pml::Impl::complete_eager(Request *r, uint8_t kind, uint32_t proc, const wire::MatchHeader &h, uint64_t cookie,
                                const void *payload, size_t len) {
     const size_t n = std::min(len, r->bytes);
-    if (n) std::memcpy(r->buf, payload, n);
+    receive_bytes(r, 0, payload, n);
     r->status.source = h.source;
     r->status.tag = h.tag;
     r->status.bytes = len;  // what was sent; the MPI layer reports at most the buffer

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "mpi/pml/pml_impl.h"
+#include "mpi/pml/pml_typed.h"
 
 namespace plexus::mpi {
 
@@ -43,7 +44,8 @@ void Pml::Impl::start_rndv_recv(Request *r, uint32_t proc, const wire::RtsHeader
     r->pml.peer_cookie = rts.send_cookie;
     r->pml.offset = 0;
     BmlPeer *bp = bml_peer(proc);
-    if (rts.addr && bp && bp->rdma.btl) {
+    // A typed receive has no one address to get into: it takes fragments and unpacks each.
+    if (rts.addr && bp && bp->rdma.btl && !r->typed) {
         r->pml.rdma = new GetState{this, bp->rdma.btl, bp->rdma.ep, rts.handle, rts.addr};
         r->pml.state = kRecvGetting;
         if (!try_get(r)) {
@@ -64,7 +66,7 @@ void Pml::Impl::start_rndv_recv(Request *r, uint32_t proc, const wire::RtsHeader
 // pinning) and the sender uses it only then.
 void Pml::Impl::offer_put(Request *r, wire::CtsHeader *cts) {
     BmlPeer *bp = bml_peer(r->pml.proc);
-    if (r->pml.target == 0 || !bp || !bp->rdma.btl || !(bp->rdma.btl->caps & PLEXUS_BTL_CAP_PUT)) return;
+    if (r->pml.target == 0 || r->typed || !bp || !bp->rdma.btl || !(bp->rdma.btl->caps & PLEXUS_BTL_CAP_PUT)) return;
     auto reg = std::make_unique<RdmaRegistration>();
     reg->btl = bp->rdma.btl;
     if (reg->btl->register_mem(reg->btl, r->buf, r->pml.target, &reg->handle) != PLEXUS_SUCCESS) return;
@@ -127,7 +129,7 @@ void Pml::Impl::on_frag(const wire::FragHeader &h, const void *data, size_t len)
     auto *r = reinterpret_cast<Request *>(static_cast<uintptr_t>(h.recv_cookie));
     if (r->pml.state != kRecvFrags || h.offset >= r->pml.target) return;
     const size_t n = std::min<size_t>(len, r->pml.target - h.offset);
-    std::memcpy(static_cast<uint8_t *>(r->buf) + h.offset, data, n);
+    receive_bytes(r, h.offset, data, n);  // unpacked in place when typed: no staging copy
     received_frags(r, n);
 }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "mpi/pml/pml_impl.h"
+#include "mpi/pml/pml_typed.h"
 
 namespace plexus::mpi {
 
@@ -17,6 +18,7 @@ wire::MatchHeader match_header(const Request *r) {
 }
 
 void finish_send(Request *r) {
+    if (r->pml.staging) drop_staging(r);
     r->status.error = MPI_SUCCESS;
     r->status.bytes = r->bytes;
     r->pml.state = kSendNew;
@@ -55,13 +57,13 @@ bool Pml::Impl::send_eager(Request *r, PeerState &p) {
     plexus_btl_module_t *btl = p.bml->send.btl;
     if (r->mode == SendMode::Synchronous) {
         wire::SyncHeader h{match_header(r), cookie_of(r)};
-        if (btl->send(btl, p.bml->send.ep, wire::kEagerSync, &h, sizeof h, r->buf, r->bytes) != PLEXUS_SUCCESS)
+        if (send_payload(btl, p.bml->send.ep, wire::kEagerSync, &h, sizeof h, r, 0, r->bytes) != PLEXUS_SUCCESS)
             return false;
         r->pml.state = kSendWaitAck;  // completes when the receiver matches
         return true;
     }
     wire::MatchHeader h = match_header(r);
-    if (btl->send(btl, p.bml->send.ep, wire::kEager, &h, sizeof h, r->buf, r->bytes) != PLEXUS_SUCCESS) return false;
+    if (send_payload(btl, p.bml->send.ep, wire::kEager, &h, sizeof h, r, 0, r->bytes) != PLEXUS_SUCCESS) return false;
     finish_send(r);
     return true;
 }
@@ -72,17 +74,21 @@ bool Pml::Impl::send_rts(Request *r, PeerState &p) {
     h.bytes = r->bytes;
     h.send_cookie = cookie_of(r);
     const BtlPath &rdma = p.bml->rdma;
-    if (rdma.btl && r->bytes >= rdma.btl->rdma_threshold && !r->pml.rdma) {
+    plexus_btl_module_t *btl = p.bml->send.btl;
+    // A typed send goes by fragments packed one at a time (no get: its data has no one address),
+    // unless its BTL cannot pack: then it is packed once, and the copy is offered like any buffer.
+    if (r->typed && !r->pml.staging && !PLEXUS_BTL_HAS_SEND_PACK(btl) && !stage_payload(r, 0)) return false;
+    if (rdma.btl && r->bytes >= rdma.btl->rdma_threshold && !r->pml.rdma && payload_contiguous(r)) {
         auto reg = std::make_unique<RdmaRegistration>();
         reg->btl = rdma.btl;
-        if (rdma.btl->register_mem(rdma.btl, r->buf, r->bytes, &reg->handle) == PLEXUS_SUCCESS)
+        if (rdma.btl->register_mem(rdma.btl, const_cast<uint8_t *>(contiguous_payload(r)), r->bytes, &reg->handle) ==
+            PLEXUS_SUCCESS)
             r->pml.rdma = reg.release();
     }
     if (auto *reg = static_cast<RdmaRegistration *>(r->pml.rdma)) {
-        h.addr = reinterpret_cast<uintptr_t>(r->buf);
+        h.addr = reinterpret_cast<uintptr_t>(contiguous_payload(r));
         h.handle = reg->handle;
     }
-    plexus_btl_module_t *btl = p.bml->send.btl;
     if (btl->send(btl, p.bml->send.ep, wire::kRts, &h, sizeof h, nullptr, 0) != PLEXUS_SUCCESS) return false;
     r->pml.state = kSendWaitRndv;
     return true;
@@ -137,8 +143,7 @@ bool Pml::Impl::stream_fragments(Request *r) {
     while (r->pml.offset < total) {
         const size_t n = std::min(chunk, total - r->pml.offset);
         wire::FragHeader h{r->pml.peer_cookie, r->pml.offset};
-        const auto *data = static_cast<const uint8_t *>(r->buf) + r->pml.offset;
-        if (btl->send(btl, bp->send.ep, wire::kFrag, &h, sizeof h, data, n) != PLEXUS_SUCCESS) {
+        if (send_payload(btl, bp->send.ep, wire::kFrag, &h, sizeof h, r, r->pml.offset, n) != PLEXUS_SUCCESS) {
             if (!put || !receiver_stalled(r, *bp)) return sent;
             put->switched = true;
             return put_rest(r) || sent;
