@@ -1,6 +1,6 @@
 // What `auto` picks for each intra-communicator collective: pure functions of the parameters,
 // the communicator size and the message size, kept apart from the algorithms so that the choices
-// can be read in one place and asserted by tests (tests/unit/test_coll_basic_choice.cc). The
+// can be read in one place and asserted by tests (components/coll_basic/tests/test_coll_basic_choice.cc). The
 // measurements behind each rule are in README.md ("Defaults: how they were measured").
 #pragma once
 

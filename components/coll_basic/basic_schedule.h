@@ -1,6 +1,6 @@
 // Pure arithmetic of the coll_basic schedules: powers of two, the folding of a communicator onto a
 // power of two, block partitions of a vector and the index rotations of Bruck. No communication
-// here, so the unit tests (tests/unit/test_coll_basic_schedule.cc) check it exhaustively.
+// here, so the unit tests (components/coll_basic/tests/test_coll_basic_schedule.cc) check it exhaustively.
 #pragma once
 
 #include <cstddef>
