@@ -7,6 +7,14 @@ bench_progress_pingpong_LDADD = framework/libplexus.la
 bench_progress_pingpong_LDFLAGS = -no-install
 EXTRA_DIST += bench/run_progress_pingpong.sh
 
+# A raw BTL latency/bandwidth driver (no MPI layer): plexrun -n 2 bench/btl_pingpong [btl].
+# Built by make check, never run by it.
+check_PROGRAMS += bench/btl_pingpong
+bench_btl_pingpong_SOURCES = bench/btl_pingpong.cc
+bench_btl_pingpong_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/framework
+bench_btl_pingpong_LDADD = framework/libplexus.la
+bench_btl_pingpong_LDFLAGS = -no-install
+
 # Job launch time against Open MPI's and MPICH's mpirun (bench/launch/run.sh): one MPI hello
 # built with each implementation's compiler wrapper.
 EXTRA_DIST += bench/launch/run.sh bench/launch/hello_mpi.c

@@ -34,10 +34,3 @@ components_btl_sm_libstatic_btl_sm_la_CXXFLAGS = $(COMPONENT_CXXFLAGS)
 components_btl_sm_libstatic_btl_sm_la_LIBADD = components/btl_sm/libsm_parts.la
 
 EXTRA_DIST += components/btl_sm/README.md
-
-# A raw BTL latency/bandwidth driver (no MPI layer): plexrun -n 2 components/btl_sm/sm_pingpong.
-# Built by make check, never run by it.
-check_PROGRAMS += components/btl_sm/sm_pingpong
-components_btl_sm_sm_pingpong_SOURCES = components/btl_sm/sm_pingpong.cc
-components_btl_sm_sm_pingpong_LDADD = framework/libplexus.la
-components_btl_sm_sm_pingpong_LDFLAGS = -no-install

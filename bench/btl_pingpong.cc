@@ -1,8 +1,9 @@
-// A standalone driver for btl_sm without any MPI layer: under plexrun with 2 ranks it starts the
+// A standalone driver for a BTL without any MPI layer: under plexrun with 2 ranks it starts the
 // runtime and the MCA core as MPI_Init would, takes the btl module named on the command line
 // (default sm) and measures the raw BTL: what an idle poll costs, ping-pong half round-trip
-// latency of send, streaming of sends, and single-copy get bandwidth. A measuring tool, not a
-// test (make check builds it): plexrun -n 2 components/btl_sm/sm_pingpong [btl] [iterations]
+// latency of send, streaming of sends, and single-copy get bandwidth. A measuring tool beside the
+// benchmarks, not a test, since it reaches into the core as no component may (make check builds
+// it): plexrun -n 2 bench/btl_pingpong [btl] [iterations]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -138,12 +139,12 @@ int main(int argc, char **argv) {
     const int iters = argc > 2 ? std::atoi(argv[2]) : 100000;
     runtime::RuntimeSession rt;
     if (!rt.status()) {
-        std::fprintf(stderr, "sm_pingpong: runtime: %s\n", rt.status().message.c_str());
+        std::fprintf(stderr, "btl_pingpong: runtime: %s\n", rt.status().message.c_str());
         return 1;
     }
     const uint32_t rank = rt->job().rank;
     if (rt->job().size != 2) {
-        std::fprintf(stderr, "sm_pingpong: run with 2 ranks\n");
+        std::fprintf(stderr, "btl_pingpong: run with 2 ranks\n");
         return 1;
     }
     int status = 0;
@@ -156,7 +157,7 @@ int main(int argc, char **argv) {
         for (size_t i : sel.selected)
             if (sel.at(i).component->name == want) m = static_cast<plexus_btl_module_t *>(sel.at(i).module);
         if (!m) {
-            std::fprintf(stderr, "sm_pingpong: btl %s not selected\n", want.c_str());
+            std::fprintf(stderr, "btl_pingpong: btl %s not selected\n", want.c_str());
             return 1;
         }
         plexus_btl_proc_t procs[2] = {{0, 0, rt->job().nspace.c_str()}, {1, 1, rt->job().nspace.c_str()}};
