@@ -219,7 +219,7 @@ std::unique_ptr<Endpoint> SmModule::attach(const plexus_shm_desc_t &where, std::
     auto *h = reinterpret_cast<SegmentHeader *>(ep->segment.base());
     if (!check_header(*h, ep->segment.size(), where.owner_pid, why)) return nullptr;
     // The counter's old value is this process's slot in the directory.
-    const uint32_t slot = std::atomic_ref<uint32_t>(h->attached).fetch_add(1, std::memory_order_acq_rel);
+    const uint32_t slot = fetch_add_acq_rel(h->attached, 1u);
     if (slot >= h->dir_cap) {
         *why = "its directory is full (" + std::to_string(h->dir_cap) + " processes attached)";
         return nullptr;

@@ -13,6 +13,7 @@ namespace plexus::btl_sm {
 using sdk::align_up;
 using sdk::decode;
 using sdk::encode;
+using sdk::fetch_add_acq_rel;
 using sdk::FifoConsumer;
 using sdk::FifoProducer;
 using sdk::fifo_bytes;

@@ -12,7 +12,8 @@ struct RelPtr {
     uint32_t segment;
     uint32_t offset;  // bytes from the start of that segment
 
-    friend constexpr bool operator==(RelPtr, RelPtr) = default;
+    friend constexpr bool operator==(RelPtr a, RelPtr b) { return a.segment == b.segment && a.offset == b.offset; }
+    friend constexpr bool operator!=(RelPtr a, RelPtr b) { return !(a == b); }
 };
 
 // One 64-bit word, so that a FIFO slot publishes a relative pointer with a single store.

@@ -62,15 +62,14 @@ public:
 
     // false: the FIFO is full right now (nothing was written).
     bool push(uint64_t value) {
-        std::atomic_ref<uint64_t> tail(header_->tail);
-        uint64_t pos = tail.load(std::memory_order_relaxed);
+        uint64_t pos = load_relaxed(header_->tail);
         for (;;) {
             FifoSlot &slot = slots_[pos & mask_];
             const uint64_t seq = load_acquire(slot.seq);
             const int64_t diff = static_cast<int64_t>(seq - pos);
             if (diff == 0) {
                 // Claim position pos; on failure pos holds the tail another producer moved to.
-                if (tail.compare_exchange_weak(pos, pos + 1, std::memory_order_relaxed)) {
+                if (cas_weak_relaxed(header_->tail, &pos, pos + 1)) {
                     slot.value = value;
                     store_release(slot.seq, pos + 1);
                     return true;
@@ -78,7 +77,7 @@ public:
             } else if (diff < 0) {
                 return false;  // the consumer has not freed this slot of the previous lap: full
             } else {
-                pos = tail.load(std::memory_order_relaxed);  // another producer got there first
+                pos = load_relaxed(header_->tail);  // another producer got there first
             }
         }
     }
