@@ -5,7 +5,6 @@
 COMPONENT_CPPFLAGS = -I$(top_srcdir)/framework/include
 COMPONENT_CXXFLAGS = $(AM_CXXFLAGS) -fvisibility=hidden
 include config/component_glue.mk
-include components/btl_sm/local.mk
 # Plugins export only their descriptor and keep their functions in .symtab (components/plugin.map).
 TESTS += tests/build/plugin_symbols.sh
 EXTRA_DIST += tests/build/plugin_symbols.sh components/plugin.map

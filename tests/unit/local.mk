@@ -9,10 +9,7 @@ unit_tests = \
 	tests/unit/test_topology tests/unit/test_repository \
 	tests/unit/test_progress tests/unit/test_modex \
 	tests/unit/test_runtime_singleton tests/unit/test_runtime_secret \
-	tests/unit/test_host_api_runtime \
-	tests/unit/test_btl_sm_fastbox \
-	tests/unit/test_btl_sm_frag_pool tests/unit/test_btl_sm_layout \
-	tests/unit/test_btl_sm_params tests/unit/test_btl_sm_module
+	tests/unit/test_host_api_runtime
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 endif
@@ -23,23 +20,6 @@ noinst_HEADERS += tests/unit/plugin_paths.h tests/unit/fake_backend.h tests/unit
 # link this.
 AM_DEFAULT_SOURCE_EXT = .cc
 LDADD = framework/libplexus.la $(GTEST_LIBS) $(HWLOC_LIBS)
-
-# btl_sm's tests link the component's own library (everything but its descriptor); both BTL
-# tests include the component headers by their path from the top of the tree.
-if HAVE_GTEST
-BTL_SM_TEST_LDADD = components/btl_sm/libsm_parts.la $(LDADD)
-BTL_SM_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-tests_unit_test_btl_sm_fastbox_LDADD = $(BTL_SM_TEST_LDADD)
-tests_unit_test_btl_sm_fastbox_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
-tests_unit_test_btl_sm_frag_pool_LDADD = $(BTL_SM_TEST_LDADD)
-tests_unit_test_btl_sm_frag_pool_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
-tests_unit_test_btl_sm_layout_LDADD = $(BTL_SM_TEST_LDADD)
-tests_unit_test_btl_sm_layout_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
-tests_unit_test_btl_sm_params_LDADD = $(BTL_SM_TEST_LDADD)
-tests_unit_test_btl_sm_params_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
-tests_unit_test_btl_sm_module_LDADD = $(BTL_SM_TEST_LDADD)
-tests_unit_test_btl_sm_module_CPPFLAGS = $(BTL_SM_TEST_CPPFLAGS)
-endif
 
 # The datagram facility (framework/runtime/dgram/), through its C table, over loopback.
 if HAVE_GTEST

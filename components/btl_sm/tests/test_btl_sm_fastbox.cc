@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "components/btl_sm/fastbox.h"
-#include "btl_sm_test_support.h"
+#include "tests/unit/btl_sm_test_support.h"
 
 using namespace plexus::btl_sm;
 using btl_sm_test::SharedMemory;

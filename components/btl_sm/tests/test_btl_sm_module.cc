@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstdarg>
+#include <cstddef>
 #include <cstring>
 #include <map>
 #include <memory>

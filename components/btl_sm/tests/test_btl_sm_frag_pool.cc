@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "components/btl_sm/frag_pool.h"
-#include "btl_sm_test_support.h"
+#include "tests/unit/btl_sm_test_support.h"
 
 using namespace plexus::btl_sm;
 using btl_sm_test::SharedMemory;
