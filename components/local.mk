@@ -1,6 +1,6 @@
 # The mission's components: one folder each, one plugin (or static archive) each. Their rules are
 # generated from configure.ac's PLEXUS_COMPONENT lines (config/component_glue.sh explains the
-# folder convention); a folder that still has a local.mk of its own is included here instead.
+# folder convention): a component is its folder and that one line, nothing here.
 # Components see the SDK headers only, never the core's internals.
 COMPONENT_CPPFLAGS = -I$(top_srcdir)/framework/include
 COMPONENT_CXXFLAGS = $(AM_CXXFLAGS) -fvisibility=hidden

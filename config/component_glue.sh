@@ -64,8 +64,6 @@ EOF
 
 real_component() {  # fw name folder
     fw=$1 name=$2 dir=$3 c=${1}_${2}
-    # A folder still on hand-written rules includes its own local.mk from components/local.mk.
-    if [ -f "$dir/local.mk" ]; then return 0; fi
     descriptor=$dir/${c}_component.cc
     if [ ! -f "$descriptor" ]; then
         echo "component_glue.sh: $c: no descriptor $descriptor (see the convention above)" >&2
