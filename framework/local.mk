@@ -15,7 +15,7 @@ framework_libplexus_la_SOURCES = \
 	framework/mca/component_repository.h framework/mca/component_repository.cc \
 	framework/mca/static_components.h \
 	framework/mca/selection_list.h framework/mca/selection_list.cc \
-	framework/mca/framework.h framework/mca/framework.cc \
+	framework/mca/framework.h framework/mca/framework_table.h framework/mca/framework_table.cc \
 	framework/mca/selection.h framework/mca/selection.cc \
 	framework/mca/output.h framework/mca/output.cc \
 	framework/mca/host_api.h framework/mca/host_api.cc \

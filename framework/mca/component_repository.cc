@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "descriptor_check.h"
+#include "framework_table.h"
 
 namespace plexus::mca {
 namespace {
@@ -57,8 +58,8 @@ bool parse_component_file_name(std::string_view file, std::string *framework, st
         file.substr(file.size() - kSuffix.size()) != kSuffix)
         return false;
     std::string_view stem = file.substr(kPrefix.size(), file.size() - kPrefix.size() - kSuffix.size());
-    for (const char *const *fw = framework_names(); *fw; ++fw) {
-        std::string_view f = *fw;
+    for (const auto &spec : framework_table()) {
+        std::string_view f = spec.name;
         if (stem.size() > f.size() + 1 && stem.substr(0, f.size()) == f && stem[f.size()] == '_') {
             *framework = f;
             *name = stem.substr(f.size() + 1);
@@ -96,7 +97,8 @@ void ComponentRepository::scan_folder(const std::string &folder) {
         if (!parse_component_file_name(file, &framework, &name)) {
             std::string fw = file.substr(kPrefix.size(), file.find('_', kPrefix.size()) - kPrefix.size());
             failures_.push_back({path, "", "", "file name names no known framework ('" + fw + "')",
-                                 "component files are named plexus_<btl|coll|osc|dpm|reconf>_<name>.so"});
+                                 "component files are named plexus_<" + framework_name_list("|") +
+                                     ">_<name>.so; " + unknown_framework_hint(fw)});
             continue;
         }
         if (!already_have(path, framework, name)) load_file(path, framework, name);

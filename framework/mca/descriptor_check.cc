@@ -5,29 +5,10 @@
 #include <cstddef>
 #include <cstdio>
 
-#include <plexus/btl.h>
-#include <plexus/coll.h>
-#include <plexus/dpm.h>
-#include <plexus/osc.h>
-#include <plexus/reconf.h>
+#include "framework_table.h"
 
 namespace plexus::mca {
 namespace {
-
-struct FrameworkEntry {
-    const char *name;
-    InterfaceVersion version;
-};
-
-constexpr FrameworkEntry kFrameworks[] = {
-    {"btl", {PLEXUS_BTL_MAJOR, PLEXUS_BTL_MINOR}},
-    {"coll", {PLEXUS_COLL_MAJOR, PLEXUS_COLL_MINOR}},
-    {"osc", {PLEXUS_OSC_MAJOR, PLEXUS_OSC_MINOR}},
-    {"dpm", {PLEXUS_DPM_MAJOR, PLEXUS_DPM_MINOR}},
-    {"reconf", {PLEXUS_RECONF_MAJOR, PLEXUS_RECONF_MINOR}},
-};
-
-constexpr const char *kFrameworkNames[] = {"btl", "coll", "osc", "dpm", "reconf", nullptr};
 
 const char kRebuildHint[] =
     "rebuild it against the SDK of this Plexus (pkg-config plexus-component)";
@@ -44,13 +25,6 @@ Problem problem(std::string cause, std::string hint) {
 
 std::string version_text(unsigned major, unsigned minor) {
     return std::to_string(major) + "." + std::to_string(minor);
-}
-
-std::string framework_list() {
-    std::string list;
-    for (const char *const *fw = kFrameworkNames; *fw; ++fw)
-        list += (list.empty() ? "" : ", ") + std::string(*fw);
-    return list;
 }
 
 std::string hex32(uint32_t value) {
@@ -85,22 +59,22 @@ Problem check_abi(const plexus_component_t &d) {
 }
 
 Problem check_framework(const plexus_component_t &d) {
-    const std::string known = "the frameworks are " + framework_list();
     if (!d.framework)
-        return problem("descriptor names no framework (framework is NULL); " + known,
-                       "fix the descriptor: framework is one of " + framework_list());
-    const auto core = framework_interface_version(d.framework);
-    if (!core)
-        return problem("unknown framework '" + std::string(d.framework) + "'; " + known,
-                       "fix the descriptor: framework is one of " + framework_list());
+        return problem("descriptor names no framework (framework is NULL); the frameworks are " +
+                           framework_name_list(),
+                       "fix the descriptor: framework is one of " + framework_name_list());
+    const FrameworkSpec *spec = find_framework_spec(d.framework);
+    if (!spec)
+        return problem("unknown framework '" + std::string(d.framework) + "'",
+                       "fix the descriptor: " + unknown_framework_hint(d.framework));
     const std::string fw = d.framework;
     const std::string built = version_text(d.framework_major, d.framework_minor);
-    const std::string have = version_text(core->major, core->minor);
-    if (d.framework_major != core->major)
+    const std::string have = mca::version_text(spec->version);
+    if (d.framework_major != spec->version.major)
         return problem(
             "built for the " + fw + " interface " + built + ", this core implements " + have,
             kRebuildHint);
-    if (d.framework_minor > core->minor)
+    if (d.framework_minor > spec->version.minor)
         return problem("built for a newer " + fw + " interface (" + built + " > " + have + ")",
                        "upgrade Plexus, or " + std::string(kRebuildHint));
     return std::nullopt;
@@ -147,14 +121,6 @@ Problem check_functions(const plexus_component_t &d) {
 }
 
 }  // namespace
-
-std::optional<InterfaceVersion> framework_interface_version(std::string_view framework) {
-    for (const auto &entry : kFrameworks)
-        if (framework == entry.name) return entry.version;
-    return std::nullopt;
-}
-
-const char *const *framework_names() { return kFrameworkNames; }
 
 std::optional<DescriptorProblem> check_descriptor(const plexus_component_t *d,
                                                   std::string_view expected_framework,

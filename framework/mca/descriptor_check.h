@@ -1,5 +1,6 @@
 // The checks a component descriptor must pass before the core calls any of its functions: magic,
-// size, ABI and framework interface versions, and names that match the file it came from.
+// size, ABI and framework interface versions (from the framework table), and names that match the
+// file it came from.
 #pragma once
 
 #include <optional>
@@ -14,16 +15,6 @@ struct DescriptorProblem {
     std::string cause;  // what is wrong, e.g. "built for MCA ABI 2.0, this core is 1.0"
     std::string hint;   // what to do, e.g. "rebuild it against this Plexus's SDK"
 };
-
-// Interface version the core implements for a framework; nullopt for an unknown framework.
-struct InterfaceVersion {
-    uint16_t major;
-    uint16_t minor;
-};
-std::optional<InterfaceVersion> framework_interface_version(std::string_view framework);
-
-// The five frameworks, in the order plexus_info lists them.
-const char *const *framework_names();  // NULL-terminated
 
 // Checks d (which may be garbage: read only what magic and struct_size vouch for). expected_*
 // are the names the file name promises (plexus_<framework>_<name>.so); pass empty views for a

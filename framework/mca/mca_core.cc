@@ -152,7 +152,7 @@ void McaCore::register_runtime() {
 
 void McaCore::register_framework_params() {
     std::string err;
-    for (const auto &spec : framework_specs()) {
+    for (const auto &spec : framework_table()) {
         std::string fw = spec.name;
         params_->register_param(core_spec(fw, PLEXUS_PARAM_STRING, "",
                                           "Which " + fw + " components may be used: a,b (only "
@@ -206,7 +206,7 @@ void McaCore::register_component_params(ComponentRecord &c) {
 }
 
 void McaCore::configure_frameworks() {
-    for (const auto &spec : framework_specs()) {
+    for (const auto &spec : framework_table()) {
         Framework fw;
         fw.spec = &spec;
         fw.members = repository_->in_framework(spec.name);
@@ -302,7 +302,8 @@ Selection McaCore::select(std::string_view name, const void *scope) {
     if (!fw) {
         Selection s;
         s.framework = name;
-        s.errors.push_back("no framework named '" + std::string(name) + "'");
+        s.errors.push_back("no framework named '" + std::string(name) + "'; " +
+                           unknown_framework_hint(name));
         return s;
     }
     g_current = this;

@@ -57,13 +57,13 @@ void rank(Selection &s) {
 }
 
 void apply_policy(Selection &s, SelectPolicy policy) {
-    bool take_all = policy == SelectPolicy::All || policy == SelectPolicy::PerObject;
+    bool take_all = policy == SelectPolicy::MultiSelect || policy == SelectPolicy::PerScope;
     for (size_t n = 0; n < s.ranked.size(); ++n) {
         Decision &d = s.decisions[s.ranked[n]];
         if (take_all || n == 0) {
             d.selected = true;
             s.selected.push_back(s.ranked[n]);
-            if (policy == SelectPolicy::PerObject && n > 0) d.reason += ", fallback #" + std::to_string(n);
+            if (policy == SelectPolicy::PerScope && n > 0) d.reason += ", fallback #" + std::to_string(n);
         } else {
             const Decision &winner = s.decisions[s.ranked[0]];
             d.reason += ", lower than " + winner.component->name + " (" +

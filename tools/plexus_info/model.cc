@@ -5,7 +5,7 @@
 #include <plexus/coll.h>
 #include <plexus/osc.h>
 
-#include "mca/descriptor_check.h"
+#include "mca/framework_table.h"
 #include "plexus_config.h"
 
 namespace plexus::info {
@@ -61,7 +61,7 @@ bool matches(const std::string &filter, const std::string &value) {
 // Process-wide frameworks have one priority per component; coll and osc have one per
 // communicator or window, which --select shows for a given scope.
 void add_priorities(mca::McaCore &core, const mca::Framework &fw, json &comps) {
-    if (fw.spec->policy == mca::SelectPolicy::PerObject) return;
+    if (fw.spec->policy == mca::SelectPolicy::PerScope) return;
     mca::Selection s = mca::select_components(fw, core.params(), nullptr);
     for (const auto &d : s.decisions) {
         if (!d.usable) continue;
@@ -81,11 +81,11 @@ json describe_core(mca::McaCore &core) {
         json comps = json::array();
         for (const auto *c : fw.members) comps.push_back(component_json(*c));
         add_priorities(core, fw, comps);
-        auto version = mca::framework_interface_version(fw.name());
         fws.push_back({{"name", fw.name()},
                        {"policy", mca::policy_name(fw.spec->policy)},
+                       {"scope", mca::scope_name(fw.spec->scope)},
                        {"description", fw.spec->description},
-                       {"interface", std::to_string(version->major) + "." + std::to_string(version->minor)},
+                       {"interface", mca::version_text(fw.spec->version)},
                        {"list", fw.list_text},
                        {"components", comps}});
     }
@@ -134,15 +134,21 @@ json describe_component(mca::McaCore &core, const std::string &framework, const 
 
 namespace {
 
-// coll modules of a dry run serve nothing: coll.h says the caller destroys them unused.
-void release_dry_run_modules(const std::string &framework, mca::Selection &s) {
-    if (framework != "coll") return;
+// Modules made per communicator or window in a dry run serve nothing: coll.h and osc.h say the
+// caller destroys them unused. Process-wide modules belong to their component.
+template <class Module>
+void destroy_unused(mca::Selection &s) {
     for (auto &d : s.decisions) {
-        auto *m = static_cast<plexus_coll_module_t *>(d.module);
-        if (m && m->struct_size >= offsetof(plexus_coll_module_t, destroy) + sizeof m->destroy && m->destroy)
+        auto *m = static_cast<Module *>(d.module);
+        if (m && m->struct_size >= offsetof(Module, destroy) + sizeof m->destroy && m->destroy)
             m->destroy(m);
         d.module = nullptr;
     }
+}
+
+void release_dry_run_modules(mca::QueryScope scope, mca::Selection &s) {
+    if (scope == mca::QueryScope::Communicator) destroy_unused<plexus_coll_module_t>(s);
+    if (scope == mca::QueryScope::Window) destroy_unused<plexus_osc_module_t>(s);
 }
 
 }  // namespace
@@ -151,11 +157,15 @@ json describe_selection(mca::McaCore &core, const std::string &framework, const 
     plexus_coll_scope_t comm{sizeof comm, 0, o.comm_size, 0, o.inter ? 1 : 0,
                              o.inter ? o.comm_size : 0, o.comm_size, "plexus_info", nullptr,
                              nullptr, nullptr};  // a dry run: no communicator, no services
-    plexus_osc_scope_t win{sizeof win, 1 << 20, 1, o.comm_size, o.comm_size, PLEXUS_OSC_FLAVOR_CREATE};
-    const void *scope = framework == "coll" ? static_cast<const void *>(&comm)
-                        : framework == "osc" ? static_cast<const void *>(&win) : nullptr;
+    plexus_osc_scope_t win{sizeof win, 1 << 20, 1, o.comm_size, o.comm_size, PLEXUS_OSC_FLAVOR_CREATE,
+                           0, nullptr, nullptr, nullptr, nullptr};  // a dry run: no window, no services
+    const mca::FrameworkSpec *spec = mca::find_framework_spec(framework);
+    const mca::QueryScope kind = spec ? spec->scope : mca::QueryScope::Process;
+    const void *scope = kind == mca::QueryScope::Communicator ? static_cast<const void *>(&comm)
+                        : kind == mca::QueryScope::Window     ? static_cast<const void *>(&win)
+                                                              : nullptr;
     mca::Selection s = core.select(framework, scope);
-    release_dry_run_modules(framework, s);
+    release_dry_run_modules(kind, s);
     json decisions = json::array();
     for (const auto &d : s.decisions)
         decisions.push_back({{"component", d.component->name}, {"usable", d.usable},

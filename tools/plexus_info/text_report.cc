@@ -37,7 +37,8 @@ void print_core(std::ostream &out, const json &core) {
     out << "\n";
     for (const auto &fw : core.at("frameworks")) {
         out << "\n" << str(fw, "name") << " (interface " << str(fw, "interface") << ", "
-            << str(fw, "policy") << "): " << str(fw, "description") << "\n";
+            << str(fw, "policy") << ", query per " << str(fw, "scope") << "): "
+            << str(fw, "description") << "\n";
         if (!str(fw, "list").empty()) out << "  list: " << str(fw, "name") << "=" << str(fw, "list") << "\n";
         if (fw.at("components").empty()) out << "    (no components found)\n";
         for (const auto &c : fw.at("components")) print_component_line(out, c);

@@ -1,8 +1,21 @@
-/* DPM (dynamic process management) framework interface: spawn, connect/accept, join.
- * Single-select: the one usable component with the highest priority. */
+/* DPM (dynamic process management) framework interface: spawn, connect/accept on a port, join
+ * over a socket, disconnect, publish/lookup. Single-select: the one usable component with the
+ * highest priority serves the process (query(NULL) returns its module).
+ *
+ * The split of the work: a component finds the other group (it starts it, or meets it at a port
+ * or a socket), agrees on a context id with it and learns its processes; the core turns that
+ * into an inter-communicator once for every component (services->intercomm_create: the remote
+ * group, the per-process tables, BTL endpoints added through every BTL's add_procs, connections
+ * on first use). Communicators are the opaque handles of coll.h; collectives over the local group
+ * (broadcasting what the root learnt) go through services->coll. Error classes have their mpi.h
+ * values. */
 #ifndef PLEXUS_DPM_H
 #define PLEXUS_DPM_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+#include <plexus/coll.h>
 #include <plexus/component.h>
 
 #ifdef __cplusplus
@@ -10,9 +23,159 @@ extern "C" {
 #endif
 
 #define PLEXUS_DPM_MAJOR 1
-#define PLEXUS_DPM_MINOR 0
+#define PLEXUS_DPM_MINOR 1 /* 1.1: the module and services; 1.0 had the descriptor only */
 
-/* query() scope for dpm: NULL. */
+/* query() scope for dpm: NULL. The module it returns serves the process until close. */
+
+/* ------------------------------------------------------------------ constants (mpi.h values) */
+#define PLEXUS_DPM_PORT_MAX 1024 /* MPI_MAX_PORT_NAME, the NUL included */
+
+#define PLEXUS_DPM_SUCCESS 0
+#define PLEXUS_DPM_ERR_ARG 13          /* MPI_ERR_ARG: e.g. join over an fd that is no socket */
+#define PLEXUS_DPM_ERR_OTHER 16        /* MPI_ERR_OTHER */
+#define PLEXUS_DPM_ERR_INTERN 17       /* MPI_ERR_INTERN */
+#define PLEXUS_DPM_ERR_NAME 38         /* MPI_ERR_NAME: lookup of an unknown service name */
+#define PLEXUS_DPM_ERR_NO_MEM 39       /* MPI_ERR_NO_MEM */
+#define PLEXUS_DPM_ERR_PORT 43         /* MPI_ERR_PORT: malformed or closed port, timeout */
+#define PLEXUS_DPM_ERR_SERVICE 48      /* MPI_ERR_SERVICE: publish twice, unpublish unknown */
+#define PLEXUS_DPM_ERR_SPAWN 50        /* MPI_ERR_SPAWN */
+#define PLEXUS_DPM_ERR_UNSUPPORTED 52  /* MPI_ERR_UNSUPPORTED_OPERATION */
+
+/* ------------------------------------------------------------------ what components describe */
+/* A process of any job. */
+typedef struct plexus_dpm_proc {
+    const char *nspace; /* NUL-terminated */
+    uint32_t rank;      /* in nspace */
+} plexus_dpm_proc_t;
+
+/* The other group, as the component learnt it: what the core needs for the inter-communicator.
+ * Every process of the local group passes the same description (the root broadcasts it). */
+typedef struct plexus_dpm_remote_group {
+    uint32_t struct_size;
+    uint32_t size;                  /* processes in the remote group */
+    const plexus_dpm_proc_t *procs; /* size entries, in the remote group's rank order */
+    uint32_t context_id;            /* agreed by both groups (services->context_id) */
+} plexus_dpm_remote_group_t;
+
+/* One command of MPI_Comm_spawn_multiple (MPI_Comm_spawn: one). Info keys the MPI layer passes
+ * on: host, path, wdir, arch, soft; a component ignores what it cannot do, as MPI allows. */
+typedef struct plexus_dpm_command {
+    uint32_t struct_size;
+    int maxprocs;
+    const char *command;
+    const char *const *argv; /* NULL-terminated, without the command; NULL: no arguments */
+    int ninfo;
+    const char *const *info_keys;
+    const char *const *info_values;
+} plexus_dpm_command_t;
+
+/* ------------------------------------------------------------------ services */
+#define PLEXUS_DPM_SERVICES_MAJOR 1
+#define PLEXUS_DPM_SERVICES_MINOR 0
+
+/* What the core offers dpm modules; valid from init until MPI_Finalize. Functions return MPI
+ * error classes unless said otherwise. Every wait in them is bounded (connect_timeout_ms). */
+typedef struct plexus_dpm_services {
+    uint32_t struct_size;
+    uint16_t major;
+    uint16_t minor;
+
+    /* Point-to-point and collectives of the local group (bcast of a remote description). */
+    const plexus_coll_services_t *coll;
+
+    /* The job manager (PMIx_Spawn, or plexrun's own server). launch starts the commands as one
+     * new namespace (appnum i for command i), each child with env ("NAME=value", NULL-terminated,
+     * may be NULL) added to its environment: how a parent hands its children an address of its
+     * own. Called by one process; nspace receives the new namespace's name. errcodes (one per
+     * process, in order) say which processes could not be started. */
+    int (*launch)(int n, const plexus_dpm_command_t cmds[], const char *const *env, char *nspace,
+                  size_t nspace_len, int errcodes[]);
+    /* The job manager's name service (MPI_Publish_name and friends go through it where a
+     * component has no name service of its own). lookup: PLEXUS_DPM_ERR_NAME when unknown. */
+    int (*publish)(const char *service, const char *port);
+    int (*lookup)(const char *service, char *port, size_t len);
+    int (*unpublish)(const char *service);
+    /* The process that spawned this job: 1 and *parent filled (nspace valid until finalize),
+     * 0 when the job was not spawned. */
+    int (*parent)(plexus_dpm_proc_t *parent);
+    /* How many processes namespace nspace has (another job's, known to the job manager). */
+    int (*nspace_size)(const char *nspace, uint32_t *size);
+
+    /* Context ids. Collective over comm: the lowest id >= at_least that is free at every member.
+     * Two groups agree by trading proposals between their roots until both propose the same. */
+    int (*context_id)(plexus_coll_comm_t *comm, uint32_t at_least, uint32_t *cid);
+    /* Collective over comm (the local group): the inter-communicator of comm's group and remote,
+     * on remote->context_id. The remote processes' business cards are fetched (host API
+     * modex_get) and their BTL endpoints added as the first message to each needs them. */
+    int (*intercomm_create)(plexus_coll_comm_t *comm, const plexus_dpm_remote_group_t *remote,
+                            plexus_coll_comm_t **intercomm);
+    /* The remote process of an inter-communicator's rank (nspace valid while intercomm lives). */
+    int (*remote_proc)(plexus_coll_comm_t *intercomm, int rank, plexus_dpm_proc_t *out);
+
+    /* dpm_base_connect_timeout in milliseconds: how long accept, connect and join wait for the
+     * other side before they fail with PLEXUS_DPM_ERR_PORT. */
+    int (*connect_timeout_ms)(void);
+    /* Says what was wrong with the call about to return an error class; the MPI layer hands the
+     * message with the class to the communicator's error handler. */
+    void (*set_error)(const char *fmt, ...)
+#if defined(__GNUC__)
+        __attribute__((format(printf, 1, 2)))
+#endif
+        ;
+    /* dpm_base_verbose-aware tracing, as the host API's log (level PLEXUS_LOG_*). */
+    int (*verbosity)(void);
+} plexus_dpm_services_t;
+
+/* ------------------------------------------------------------------ the module */
+struct plexus_dpm_module;
+typedef struct plexus_dpm_module plexus_dpm_module_t;
+
+/* What query() returns (plexus_query_result_t::module): one module for the process, owned by the
+ * component (freed at close). Calls come on one thread at a time. The collective functions are
+ * collective over comm (the local group) with root as MPI names it: only the root's port,
+ * commands and service name are significant. Each returns an error class at every process of
+ * comm, the same at all of them (the root's outcome is broadcast), and on success the
+ * inter-communicator in *intercomm. */
+struct plexus_dpm_module {
+    uint32_t struct_size; /* sizeof(plexus_dpm_module_t) as the component was built */
+    uint16_t major;       /* PLEXUS_DPM_MAJOR / MINOR the component was built against */
+    uint16_t minor;
+
+    /* Once, inside MPI_Init after the runtime's first fence, collectively over world (all of
+     * this job): a spawned job meets its parents here; *parent is then the inter-communicator
+     * MPI_Comm_get_parent returns (NULL when the job was not spawned). */
+    int (*init)(plexus_dpm_module_t *self, const plexus_dpm_services_t *services,
+                plexus_coll_comm_t *world, plexus_coll_comm_t **parent);
+    /* In MPI_Finalize, before the component is closed: close open ports, forget names. */
+    int (*finalize)(plexus_dpm_module_t *self);
+
+    /* MPI_Comm_spawn / MPI_Comm_spawn_multiple (n commands). errcodes has one entry per
+     * process started (the sum of maxprocs), filled at every process of comm; NULL when the
+     * user passed MPI_ERRCODES_IGNORE. */
+    int (*spawn)(plexus_dpm_module_t *self, int n, const plexus_dpm_command_t cmds[], int root,
+                 plexus_coll_comm_t *comm, plexus_coll_comm_t **intercomm, int errcodes[]);
+
+    /* Ports: a name this process can be reached at (what a peer needs to connect: the
+     * component's address, a secret for the connection). */
+    int (*open_port)(plexus_dpm_module_t *self, char port[PLEXUS_DPM_PORT_MAX]);
+    int (*close_port)(plexus_dpm_module_t *self, const char *port);
+    int (*accept)(plexus_dpm_module_t *self, const char *port, int root, plexus_coll_comm_t *comm,
+                  plexus_coll_comm_t **intercomm);
+    int (*connect)(plexus_dpm_module_t *self, const char *port, int root, plexus_coll_comm_t *comm,
+                   plexus_coll_comm_t **intercomm);
+    /* MPI_Comm_join: fd is a connected socket to the other process (which calls join too). */
+    int (*join)(plexus_dpm_module_t *self, int fd, plexus_coll_comm_t **intercomm);
+    /* MPI_Comm_disconnect: the MPI layer has completed the traffic on intercomm; the component
+     * drops what it holds for it, then the core frees the communicator and the endpoints no other
+     * communicator uses. Collective over the inter-communicator's both groups. */
+    int (*disconnect)(plexus_dpm_module_t *self, plexus_coll_comm_t *intercomm);
+
+    /* MPI_Publish_name / MPI_Lookup_name / MPI_Unpublish_name (NULL: services->publish etc.,
+     * the job manager's name service, are used directly). */
+    int (*publish)(plexus_dpm_module_t *self, const char *service, const char *port);
+    int (*lookup)(plexus_dpm_module_t *self, const char *service, char port[PLEXUS_DPM_PORT_MAX]);
+    int (*unpublish)(plexus_dpm_module_t *self, const char *service);
+};
 
 #ifdef __cplusplus
 }
