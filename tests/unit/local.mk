@@ -5,6 +5,7 @@ unit_tests = \
 	tests/unit/test_param_value tests/unit/test_param_sources \
 	tests/unit/test_param_registry tests/unit/test_name_suggest \
 	tests/unit/test_loader tests/unit/test_descriptor_check tests/unit/test_sdk \
+	tests/unit/test_framework_table tests/unit/test_framework_modules \
 	tests/unit/test_selection_list tests/unit/test_selection \
 	tests/unit/test_topology tests/unit/test_repository \
 	tests/unit/test_progress tests/unit/test_modex \
@@ -20,6 +21,12 @@ noinst_HEADERS += tests/unit/plugin_paths.h tests/unit/fake_backend.h tests/unit
 # link this.
 AM_DEFAULT_SOURCE_EXT = .cc
 LDADD = framework/libplexus.la $(GTEST_LIBS) $(HWLOC_LIBS)
+
+# The framework table's test checks plexus_info's model against the table, so it builds that in.
+if HAVE_GTEST
+tests_unit_test_framework_table_SOURCES = tests/unit/test_framework_table.cc tools/plexus_info/model.cc
+tests_unit_test_framework_table_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools
+endif
 
 # The datagram facility (framework/runtime/dgram/), through its C table, over loopback.
 if HAVE_GTEST
