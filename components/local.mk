@@ -9,6 +9,10 @@ include config/component_glue.mk
 TESTS += tests/build/plugin_symbols.sh
 EXTRA_DIST += tests/build/plugin_symbols.sh components/plugin.map
 
+# The generated rules: what one PLEXUS_COMPONENT line makes, and that they are up to date.
+TESTS += tests/build/component_glue.sh
+EXTRA_DIST += tests/build/component_glue.sh
+
 # No `rep stos` clearing on the per-call paths of libmpi and coll_basic (docs/point-to-point.md).
 TESTS += tests/build/no_block_clear.sh
 EXTRA_DIST += tests/build/no_block_clear.sh
