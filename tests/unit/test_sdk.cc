@@ -427,6 +427,13 @@ struct FakeBtl {
         return write ? 2 : 1;
     }
     size_t pending() const { return 5; }
+#ifdef PLEXUS_BTL_HAS_SEND_PACK
+    int send_pack(int *ep, uint8_t tag, const void *, size_t hlen, plexus_btl_pack_fn_t, void *, size_t offset,
+                  size_t plen) {
+        last_ep = ep;
+        return int(tag + hlen + offset + plen);
+    }
+#endif
 
     bool ok_;
     Handle handle_{};
@@ -470,6 +477,11 @@ TEST(SdkBtlEntryPoints, ForwardToTheModuleAndRefuseNoEndpoint) {
     EXPECT_EQ(m->put(m, ep, nullptr, 0, nullptr, 0, nullptr, nullptr), 2);
     EXPECT_EQ(m->get(m, nullptr, nullptr, 0, nullptr, 0, nullptr, nullptr), PLEXUS_ERR_BAD_PARAM);
     EXPECT_EQ(m->pending(m), 5u);
+#ifdef PLEXUS_BTL_HAS_SEND_PACK  // btl.h 1.2: installed because the module has it
+    ASSERT_NE(m->send_pack, nullptr);
+    EXPECT_EQ(m->send_pack(m, ep, 1, nullptr, 2, nullptr, nullptr, 3, 4), 10);
+    EXPECT_EQ(m->send_pack(m, nullptr, 1, nullptr, 2, nullptr, nullptr, 3, 4), PLEXUS_ERR_BAD_PARAM);
+#endif
     EXPECT_EQ(m->fast_channel, nullptr) << "only install_fast_channels sets them";
     const plexus::sdk::BtlLimits limits{1024, 2048, 77};
     plexus::sdk::apply_btl_limits(limits, m);
