@@ -5,11 +5,11 @@ lib_LTLIBRARIES += framework/libplexus.la
 framework_libplexus_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/framework $(HWLOC_CFLAGS) \
 	-DPLEXUS_SYSCONFDIR='"$(sysconfdir)"' -DPLEXUS_PLUGINDIR='"$(plexus_plugindir)"'
 framework_libplexus_la_SOURCES = \
-	framework/mca/param_value.h framework/mca/param_value.cc \
-	framework/mca/param_sources.h framework/mca/param_sources.cc \
-	framework/mca/param_registry.h framework/mca/param_registry.cc \
+	framework/base/param_value.h framework/base/param_value.cc \
+	framework/base/param_sources.h framework/base/param_sources.cc \
+	framework/base/param_registry.h framework/base/param_registry.cc \
 	framework/mca/param_c_view.h framework/mca/param_c_view.cc \
-	framework/mca/name_suggest.h framework/mca/name_suggest.cc framework/mca/text_trim.h \
+	framework/base/name_suggest.h framework/base/name_suggest.cc framework/base/text_trim.h \
 	framework/mca/loader.h framework/mca/loader_backends.h framework/mca/loader_factory.cc framework/mca/loader_ltdl.cc \
 	framework/mca/descriptor_check.h framework/mca/descriptor_check.cc \
 	framework/mca/component_repository.h framework/mca/component_repository.cc \
@@ -17,7 +17,8 @@ framework_libplexus_la_SOURCES = \
 	framework/mca/selection_list.h framework/mca/selection_list.cc \
 	framework/mca/framework.h framework/mca/framework_table.h framework/mca/framework_table.cc \
 	framework/mca/selection.h framework/mca/selection.cc \
-	framework/mca/output.h framework/mca/output.cc \
+	framework/base/output.h framework/base/output.cc \
+	framework/base/process_settings.h framework/base/process_settings.cc \
 	framework/mca/host_api.h framework/mca/host_api.cc \
 	framework/mca/btl_common_params.h framework/mca/btl_common_params.cc \
 	framework/mca/mca_core.h framework/mca/mca_core.cc \

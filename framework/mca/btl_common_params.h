@@ -10,7 +10,7 @@
 
 #include <plexus/btl.h>
 
-#include "param_registry.h"
+#include "base/param_registry.h"
 
 namespace plexus::mca {
 

@@ -6,7 +6,7 @@
 #include <plexus/osc.h>
 #include <plexus/reconf.h>
 
-#include "name_suggest.h"
+#include "base/name_suggest.h"
 
 namespace plexus::mca {
 

@@ -9,7 +9,7 @@
 #include <optional>
 
 #include "mca_core.h"
-#include "output.h"
+#include "base/output.h"
 #include "param_c_view.h"
 #include "runtime/progress.h"
 #include "runtime/dgram/dgram_services.h"

@@ -7,10 +7,12 @@
 
 #include "btl_common_params.h"
 #include "host_api.h"
-#include "name_suggest.h"
-#include "output.h"
+#include "base/name_suggest.h"
+#include "base/output.h"
+#include "base/process_settings.h"
 #include "plexus_config.h"
 #include "runtime/progress.h"
+#include "runtime/runtime.h"
 #include "runtime/runtime_params.h"
 #include "runtime/topology.h"
 #include "static_components.h"
@@ -65,9 +67,21 @@ ParamSpec verbose_spec(const std::string &framework) {
 
 CoreOptions CoreOptions::from_process() {
     CoreOptions o;
-    o.sources = SourceConfig::from_process(PLEXUS_SYSCONFDIR);
+    o.process_settings = true;
     return o;
 }
+
+namespace {
+
+// The runtime's settings source (Runtime::set_settings_source): the parameters of the core that
+// is current, which include what a tool or a test added to the process's own sources.
+std::optional<runtime::RuntimeSettings> settings_of_current_core() {
+    McaCore *core = McaCore::current();
+    if (!core) return std::nullopt;
+    return runtime::runtime_settings(core->params());
+}
+
+}  // namespace
 
 McaCore::McaCore(CoreOptions options)
     : options_(std::move(options)), progress_(std::make_unique<runtime::ProgressEngine>()) {}
@@ -103,8 +117,15 @@ void McaCore::error(const std::string &where, const std::string &message) {
 
 bool McaCore::init() {
     g_current = this;
+    runtime::Runtime::set_settings_source(settings_of_current_core);
     std::vector<std::string> source_errors;
-    params_ = std::make_unique<ParamRegistry>(collect_settings(options_.sources, &source_errors));
+    std::vector<Setting> settings;
+    if (options_.process_settings) {
+        settings = process_settings().settings;
+        source_errors = process_settings().errors;
+    }
+    for (auto &s : collect_settings(options_.sources, &source_errors)) settings.push_back(std::move(s));
+    params_ = std::make_unique<ParamRegistry>(std::move(settings));
     for (const auto &e : source_errors) error("mca", e);
     register_core_params();
     register_framework_params();

@@ -13,7 +13,7 @@
 #include "component_repository.h"
 #include "framework.h"
 #include "loader.h"
-#include "param_registry.h"
+#include "base/param_registry.h"
 #include "selection.h"
 
 namespace plexus::runtime {
@@ -25,13 +25,16 @@ namespace plexus::mca {
 
 struct CoreOptions {
     SourceConfig sources;
+    // Start from the process's own settings (process_settings(): its files and environment, read
+    // once per process); sources then adds to them (plexus_info's --mca).
+    bool process_settings = false;
     // The folder beside libplexus (lib/plexus/plugins-<abi major>) is searched first unless this
     // is false (tests that must not see an installed Plexus).
     bool search_default_folder = true;
     // Open the components the lists admit (plexus_info --param needs registration only).
     bool open_components = true;
 
-    static CoreOptions from_process();  // the real machine: files, environment
+    static CoreOptions from_process();  // the real machine: files, environment (read once)
 };
 
 class McaCore {

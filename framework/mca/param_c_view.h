@@ -6,7 +6,7 @@
 
 #include <plexus/param.h>
 
-#include "param_registry.h"
+#include "base/param_registry.h"
 
 namespace plexus::mca {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "name_suggest.h"
-#include "output.h"
+#include "base/name_suggest.h"
+#include "base/output.h"
 
 namespace plexus::mca {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "component_repository.h"
 #include "framework.h"
-#include "param_registry.h"
+#include "base/param_registry.h"
 
 namespace plexus::mca {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "text_trim.h"
+#include "base/text_trim.h"
 
 namespace plexus::mca {
 namespace {

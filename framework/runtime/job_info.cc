@@ -6,7 +6,7 @@
 #include <charconv>
 #include <cstdlib>
 
-#include "mca/output.h"
+#include "base/output.h"
 #include "runtime/pmix_client.h"
 
 namespace plexus::runtime {

@@ -7,8 +7,7 @@
 #include <cstdlib>
 #include <mutex>
 
-#include "mca/mca_core.h"
-#include "mca/output.h"
+#include "base/output.h"
 #include "plexus_config.h"
 #include "runtime/pmix_backend.h"
 #include "runtime/singleton_backend.h"
@@ -38,9 +37,16 @@ std::string describe(const JobInfo &j) {
 
 }  // namespace
 
+namespace {
+std::atomic<Runtime::SettingsSource> g_settings_source{nullptr};
+}  // namespace
+
+void Runtime::set_settings_source(SettingsSource source) { g_settings_source = source; }
+
 Status Runtime::init() {
-    mca::McaCore *core = mca::McaCore::current();
-    return init(core ? runtime_settings(core->params()) : runtime_settings_from_process());
+    if (SettingsSource source = g_settings_source.load())
+        if (std::optional<RuntimeSettings> s = source()) return init(*s);
+    return init(runtime_settings_from_process());
 }
 
 Status Runtime::init(const RuntimeSettings &settings) { return init(settings, nullptr); }

@@ -20,9 +20,14 @@ namespace plexus::runtime {
 class Runtime {
 public:
     // Starts the runtime, or counts one more user of the running one: every successful init
-    // needs one finalize, and the last finalize disconnects from the server. Settings are read
-    // from the MCA core when one exists, else from the process's own parameter sources.
+    // needs one finalize, and the last finalize disconnects from the server. Settings come from
+    // the settings source when one is set and answers, else from the process's own parameter
+    // sources (read once per process).
     static Status init();
+    // The MCA core, which sits above the runtime, sets itself as the source (its parameters may
+    // hold more than the process's sources: a tool's --mca, a test's environment).
+    using SettingsSource = std::optional<RuntimeSettings> (*)();
+    static void set_settings_source(SettingsSource source);
     static Status init(const RuntimeSettings &settings);
     // Over a backend of the caller's (tests, other launch systems); ignored when running.
     static Status init(const RuntimeSettings &settings, std::unique_ptr<Backend> backend);

@@ -3,7 +3,8 @@
 
 #include <limits>
 
-#include "mca/output.h"
+#include "base/output.h"
+#include "base/process_settings.h"
 
 namespace plexus::runtime {
 namespace {
@@ -89,7 +90,7 @@ RuntimeSettings runtime_settings(const mca::ParamRegistry &params) {
 }
 
 RuntimeSettings runtime_settings_from_process() {
-    mca::ParamRegistry params(mca::collect_settings(mca::SourceConfig::from_process(PLEXUS_SYSCONFDIR), nullptr));
+    mca::ParamRegistry params(mca::process_settings().settings);
     register_runtime_params(params);
     // The default stands for a value that does not parse; said once, as the MCA core reading
     // the same sources may say it again.

@@ -2,7 +2,7 @@
 // with the others, and read by the runtime when it starts before, or without, a core.
 #pragma once
 
-#include "mca/param_registry.h"
+#include "base/param_registry.h"
 #include "runtime/backoff.h"
 #include "runtime/dgram/dgram_params.h"
 

@@ -6,6 +6,7 @@ unit_tests = \
 	tests/unit/test_param_registry tests/unit/test_name_suggest \
 	tests/unit/test_loader tests/unit/test_descriptor_check tests/unit/test_sdk \
 	tests/unit/test_framework_table tests/unit/test_framework_modules \
+	tests/unit/test_process_settings \
 	tests/unit/test_selection_list tests/unit/test_selection \
 	tests/unit/test_topology tests/unit/test_repository \
 	tests/unit/test_progress tests/unit/test_modex \

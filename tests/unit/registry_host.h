@@ -8,7 +8,7 @@
 #include <plexus/component.h>
 
 #include "mca/param_c_view.h"
-#include "mca/param_registry.h"
+#include "base/param_registry.h"
 
 namespace plexus::test {
 

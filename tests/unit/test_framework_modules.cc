@@ -10,7 +10,7 @@
 #include <plexus/reconf.h>
 
 #include "mca/mca_core.h"
-#include "mca/output.h"
+#include "base/output.h"
 #include "plugin_paths.h"
 
 namespace plexus::mca {

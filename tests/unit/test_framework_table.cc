@@ -17,7 +17,7 @@
 #include "mca/descriptor_check.h"
 #include "mca/framework_table.h"
 #include "mca/mca_core.h"
-#include "mca/output.h"
+#include "base/output.h"
 #include "plugin_paths.h"
 #include "plexus_info/model.h"
 

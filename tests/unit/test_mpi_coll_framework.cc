@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "mca/mca_core.h"
-#include "mca/output.h"
+#include "base/output.h"
 #include "mpi/coll/coll_chains.h"
 #include "mpi/datatype/typed_copy.h"
 #include "mpi/coll/coll_dispatch.h"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "mca/name_suggest.h"
+#include "base/name_suggest.h"
 
 namespace plexus::mca {
 namespace {

@@ -12,7 +12,7 @@
 
 #include <plexus/param.h>
 
-#include "mca/param_registry.h"
+#include "base/param_registry.h"
 
 namespace plexus::mca {
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "mca/param_sources.h"
+#include "base/param_sources.h"
 
 namespace plexus::mca {
 

@@ -9,7 +9,7 @@
 
 #include <plexus/param.h>
 
-#include "mca/param_value.h"
+#include "base/param_value.h"
 
 namespace plexus::mca {
 namespace {

@@ -5,8 +5,8 @@
 
 #include "dgram_test_support.h"
 #include "fake_backend.h"
-#include "mca/param_registry.h"
-#include "mca/param_sources.h"
+#include "base/param_registry.h"
+#include "base/param_sources.h"
 #include "runtime/runtime.h"
 #include "runtime/runtime_params.h"
 

@@ -12,7 +12,7 @@
 #include <regex>
 #include <string>
 
-#include "mca/output.h"
+#include "base/output.h"
 #include "runtime/job_info.h"
 #include "runtime/runtime.h"
 

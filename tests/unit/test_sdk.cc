@@ -26,7 +26,7 @@
 
 #include "mca/btl_common_params.h"
 #include "mca/descriptor_check.h"
-#include "mca/param_registry.h"
+#include "base/param_registry.h"
 #include "registry_host.h"
 
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "mca/mca_core.h"
-#include "mca/output.h"
+#include "base/output.h"
 #include "plugin_paths.h"
 
 using namespace plexus::mca;

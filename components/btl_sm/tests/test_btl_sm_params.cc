@@ -9,7 +9,7 @@
 
 #include "components/btl_sm/sm_params.h"
 #include "mca/btl_common_params.h"
-#include "mca/param_registry.h"
+#include "base/param_registry.h"
 #include "tests/unit/registry_host.h"
 
 using namespace plexus::btl_sm;

@@ -6,7 +6,7 @@
 
 #include "mca/btl_common_params.h"
 #include "mca/mca_core.h"
-#include "mca/output.h"
+#include "base/output.h"
 
 namespace plexus::mpi {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "mca/output.h"
+#include "base/output.h"
 #include "mpi/coll/coll_handles.h"
 #include "mpi/coll/coll_state.h"
 #include "mpi/error_codes.h"

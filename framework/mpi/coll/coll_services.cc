@@ -3,7 +3,7 @@
 // instead of reaching the PML; the rest was checked by the MPI call that led here.
 #include "mpi/coll/coll_services.h"
 
-#include "mca/output.h"
+#include "base/output.h"
 #include "mpi/arg_check.h"
 #include "mpi/datatype/typed_copy.h"
 #include "mpi/coll/coll_dispatch.h"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "mca/mca_core.h"
-#include "mca/output.h"
+#include "base/output.h"
 #include "mpi/coll/coll_handles.h"
 #include "mpi/coll/coll_services.h"
 #include "mpi/error_report.h"

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "mca/mca_core.h"
-#include "mca/output.h"
+#include "base/output.h"
 #include "mca/selection.h"
 #include "mpi/pml/pml_impl.h"
 

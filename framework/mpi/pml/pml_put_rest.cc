@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <string>
 
-#include "mca/output.h"
+#include "base/output.h"
 #include "mpi/pml/pml_impl.h"
 #include "mpi/pml/pml_typed.h"
 

@@ -3,8 +3,9 @@
 
 #include <limits>
 
-#include "mca/output.h"
-#include "mca/param_sources.h"
+#include "base/output.h"
+#include "base/process_settings.h"
+#include "base/param_sources.h"
 #include "runtime/runtime.h"
 #include "runtime/dgram/wire_format.h"
 
@@ -99,7 +100,7 @@ Settings dgram_settings(const mca::ParamRegistry &params) {
 
 Settings dgram_settings_of_process() {
     if (Runtime *rt = Runtime::current()) return rt->settings().dgram;
-    mca::ParamRegistry params(mca::collect_settings(mca::SourceConfig::from_process(PLEXUS_SYSCONFDIR), nullptr));
+    mca::ParamRegistry params(mca::process_settings().settings);
     std::string err;
     for (auto &s : dgram_param_specs()) params.register_param(std::move(s), nullptr, &err);
     for (const auto &e : params.errors()) mca::warn_once("runtime", e);

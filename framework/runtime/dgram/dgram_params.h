@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "mca/param_registry.h"
+#include "base/param_registry.h"
 #include "runtime/status.h"
 
 namespace plexus::runtime::dgram {
