@@ -1,5 +1,5 @@
 // Helpers for the datagram facility's tests: endpoints opened through the C table with a test
-// key, a raw UDP socket to capture, alter and replay datagrams, and parameters set for one test.
+// key, a raw UDP socket to capture, alter and replay datagrams, and parameters for one test.
 #pragma once
 
 #include <arpa/inet.h>
@@ -8,8 +8,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,7 +17,10 @@
 
 #include <plexus/dgram.h>
 
+#include "fake_backend.h"
+#include "runtime/dgram/dgram_params.h"
 #include "runtime/dgram/dgram_services.h"
+#include "runtime/runtime.h"
 
 namespace plexus::test::dgram {
 
@@ -101,16 +104,27 @@ inline Ep open_udp(uint32_t sender, OpenOptions o = {}) {
     return ep;
 }
 
-// A parameter set through the environment for one test (read when an endpoint opens).
-class ScopedParam {
+// Datagram parameters for one test. Parameters are read once per process, so a test cannot set
+// them through the environment: a runtime started over a fake backend carries them to every
+// endpoint opened while it runs, as the real runtime carries the user's.
+class ScopedSettings {
 public:
-    ScopedParam(const std::string &name, const std::string &value) : var_("PLEXUS_MCA_" + name) {
-        ::setenv(var_.c_str(), value.c_str(), 1);
+    explicit ScopedSettings(const plexus::runtime::dgram::Settings &dgram) {
+        plexus::runtime::RuntimeSettings settings;
+        settings.dgram = dgram;
+        auto backend = std::make_unique<plexus::test::FakeBackend>(plexus::test::launched_job(0, 1));
+        backend->job_strings[plexus::runtime::Runtime::kSecretKey] = std::string(64, 'e');
+        started_ = plexus::runtime::Runtime::init(settings, std::move(backend)).is_ok();
+        EXPECT_TRUE(started_) << "no runtime to carry the datagram settings";
     }
-    ~ScopedParam() { ::unsetenv(var_.c_str()); }
+    ScopedSettings(const ScopedSettings &) = delete;
+    ScopedSettings &operator=(const ScopedSettings &) = delete;
+    ~ScopedSettings() {
+        if (started_) plexus::runtime::Runtime::finalize();
+    }
 
 private:
-    std::string var_;
+    bool started_ = false;
 };
 
 // A plain UDP socket on loopback: receives what an endpoint sends it, sends anything anywhere.

@@ -18,7 +18,20 @@ size_t fragments(size_t len) { return std::max<size_t>(1, (len + kPayload - 1) /
 
 class DgramFragments : public ::testing::Test {
 protected:
-    ScopedParam mtu{"runtime_dgram_mtu", std::to_string(kMtu)};
+    void SetUp() override { use(settings()); }
+    // runtime_dgram_mtu kMtu, and what a test changes besides.
+    static plexus::runtime::dgram::Settings settings() {
+        plexus::runtime::dgram::Settings s;
+        s.mtu = kMtu;
+        return s;
+    }
+    void use(const plexus::runtime::dgram::Settings &s) {
+        scoped_.reset();
+        scoped_ = std::make_unique<ScopedSettings>(s);
+    }
+
+private:
+    std::unique_ptr<ScopedSettings> scoped_;
 };
 
 TEST_F(DgramFragments, LargeMessagesArriveByteForByte) {
@@ -83,7 +96,9 @@ TEST_F(DgramFragments, FragmentsInAnyOrderAndInterleavedWithAnotherMessageReasse
 }
 
 TEST_F(DgramFragments, AMessageMissingAFragmentExpiresAndIsCounted) {
-    ScopedParam timeout("runtime_dgram_reassembly_timeout_ms", "100");
+    auto s = settings();
+    s.reassembly_timeout = std::chrono::milliseconds(100);
+    use(s);
     Ep a = open_udp(1), b = open_udp(2);
     RawSocket raw;
     std::vector<Bytes> f = capture_fragments(a, raw, pattern(4 * kPayload, 9));
@@ -101,7 +116,9 @@ TEST_F(DgramFragments, AMessageMissingAFragmentExpiresAndIsCounted) {
 }
 
 TEST_F(DgramFragments, ReassemblyMemoryIsBoundedAndWhatDoesNotFitIsCounted) {
-    ScopedParam memory("runtime_dgram_reassembly_memory", "4096");
+    auto s = settings();
+    s.reassembly_memory = 4096;
+    use(s);
     Ep a = open_udp(1), b = open_udp(2);
     const Bytes big = pattern(8 * kPayload, 4);
     ASSERT_EQ(a.send(b.address(), big), PLEXUS_SUCCESS);
@@ -113,7 +130,9 @@ TEST_F(DgramFragments, ReassemblyMemoryIsBoundedAndWhatDoesNotFitIsCounted) {
 }
 
 TEST_F(DgramFragments, MessagesAboveTheMaximumAreRefusedBySenderAndReceiver) {
-    ScopedParam max("runtime_dgram_max_message", "10000");
+    auto s = settings();
+    s.max_message = 10000;
+    use(s);
     Ep a = open_udp(1);
     Ep b = open_udp(2);
     EXPECT_EQ(a.send(b.address(), Bytes(10001)), PLEXUS_ERR_BAD_PARAM);

@@ -12,8 +12,11 @@ namespace {
 constexpr int kMessages = 2000;
 
 // Which of kMessages sent from a fresh sender reach a receiver opened with these parameters.
-std::vector<bool> arrivals(const std::string &rate, const std::string &seed, uint64_t *injected) {
-    ScopedParam r("runtime_dgram_drop_rate", rate), s("runtime_dgram_drop_seed", seed);
+std::vector<bool> arrivals(double rate, uint64_t seed, uint64_t *injected) {
+    plexus::runtime::dgram::Settings settings;
+    settings.drop_rate = rate;
+    settings.drop_seed = seed;
+    ScopedSettings scoped(settings);
     Ep rx = open_udp(9);
     Ep tx = open_udp(1);
     std::vector<bool> got(kMessages, false);
@@ -35,9 +38,9 @@ std::vector<bool> arrivals(const std::string &rate, const std::string &seed, uin
 
 TEST(DgramLoss, AboutTheRateIsDroppedAndTheSameSeedDropsTheSameDatagrams) {
     uint64_t n1 = 0, n2 = 0, n3 = 0;
-    const std::vector<bool> first = arrivals("0.25", "42", &n1);
-    const std::vector<bool> again = arrivals("0.25", "42", &n2);
-    const std::vector<bool> other = arrivals("0.25", "43", &n3);
+    const std::vector<bool> first = arrivals(0.25, 42, &n1);
+    const std::vector<bool> again = arrivals(0.25, 42, &n2);
+    const std::vector<bool> other = arrivals(0.25, 43, &n3);
     // 500 expected; the binomial's standard deviation is 19.4, so +-100 is more than 5 of them.
     EXPECT_GT(n1, 400u);
     EXPECT_LT(n1, 600u);
@@ -50,10 +53,10 @@ TEST(DgramLoss, AboutTheRateIsDroppedAndTheSameSeedDropsTheSameDatagrams) {
 
 TEST(DgramLoss, RateZeroDropsNothingAndRateOneEverything) {
     uint64_t none = 1, all = 0;
-    const std::vector<bool> kept = arrivals("0", "1", &none);
+    const std::vector<bool> kept = arrivals(0, 1, &none);
     EXPECT_EQ(none, 0u);
     EXPECT_EQ(std::count(kept.begin(), kept.end(), true), kMessages);
-    arrivals("1", "1", &all);
+    arrivals(1, 1, &all);
     EXPECT_EQ(all, uint64_t(kMessages));
 }
 

@@ -132,7 +132,9 @@ TEST(DgramUnicast, LimitsFollowTheLinkAndTheMtuParameter) {
         EXPECT_EQ(l.header, 72u);
         EXPECT_EQ(l.max_message, 8u << 20);
     }
-    ScopedParam mtu("runtime_dgram_mtu", "1500");
+    plexus::runtime::dgram::Settings settings;
+    settings.mtu = 1500;
+    ScopedSettings scoped(settings);
     Ep a = open_udp(1);
     ASSERT_EQ(dg().limits(a.p, &l), PLEXUS_SUCCESS);
     EXPECT_EQ(l.mtu, 1500u - 72u);
@@ -160,7 +162,9 @@ TEST(DgramUnicast, BadArgumentsAreRefusedWithWhatWasWrong) {
     EXPECT_EQ(ep.p, nullptr);
 
     {
-        ScopedParam rate("runtime_dgram_drop_rate", "1.5");
+        plexus::runtime::dgram::Settings settings;
+        settings.drop_rate = 1.5;
+        ScopedSettings scoped(settings);
         EXPECT_EQ(open_ep(OpenOptions{}, &ep), PLEXUS_ERR_BAD_PARAM);
         EXPECT_THAT(ep.why.text, HasSubstr("runtime_dgram_drop_rate"));
     }
