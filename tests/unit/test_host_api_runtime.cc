@@ -43,20 +43,30 @@ protected:
     const plexus_component_t *self = nullptr;
 };
 
-TEST_F(HostApiRuntime, TheTableIsVersionOneTwoAndHasEveryNewMember) {
-    EXPECT_EQ(PLEXUS_HOST_API_MINOR, 2);
+// Host API 1.3: whether the user set a parameter, from where the registry resolved it.
+TEST_F(HostApiRuntime, ParamIsSetTellsTheUsersSettingFromTheDefault) {
+    EXPECT_EQ(host->param_is_set("mca_base_component_path"), 1);  // the fixture's environment
+    EXPECT_EQ(host->param_is_set("btl_base_verbose"), 0);
+    EXPECT_EQ(host->param_is_set("btl_no_such_parameter"), PLEXUS_ERR_NOT_FOUND);
+    EXPECT_EQ(host->param_is_set(nullptr), PLEXUS_ERR_BAD_PARAM);
+}
+
+TEST_F(HostApiRuntime, TheTableIsVersionOneThreeAndHasEveryNewMember) {
+    EXPECT_EQ(PLEXUS_HOST_API_MINOR, 3);
     EXPECT_EQ(host->major, PLEXUS_HOST_API_MAJOR);
-    EXPECT_EQ(host->minor, 2);
+    EXPECT_EQ(host->minor, 3);
     EXPECT_EQ(host->struct_size, sizeof(plexus_host_api_t));
     // What a component built for 1.1 checks before calling the last member.
     EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, progress_wait) + sizeof(void *));
-    // And one built for 1.2.
+    // And one built for 1.2, and for 1.3.
     EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, mem_bind_local) + sizeof(void *));
+    EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, param_is_set) + sizeof(void *));
     for (const void *fn : {(const void *)host->job_info, (const void *)host->job_secret,
                            (const void *)host->shm_name_prefix, (const void *)host->modex_put,
                            (const void *)host->modex_get, (const void *)host->fence,
                            (const void *)host->abort, (const void *)host->progress_wait,
-                           (const void *)host->mem_bind_local})
+                           (const void *)host->mem_bind_local, (const void *)host->shm,
+                           (const void *)host->dgram, (const void *)host->param_is_set})
         EXPECT_NE(fn, nullptr);
     // 1.0 members kept their places: a 1.0 component still finds them.
     EXPECT_LT(offsetof(plexus_host_api_t, topology_self_cpuset), offsetof(plexus_host_api_t, job_info));
