@@ -121,7 +121,6 @@ void MpiState::reap() {
             continue;
         }
         *link = r->mpi_next;
-        settle(r);
         requests.put(r);
     }
 }

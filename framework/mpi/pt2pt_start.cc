@@ -6,7 +6,6 @@
 namespace plexus::mpi {
 
 int start_failed(Request *r, int error_class, const char *function) {
-    settle(r);  // drops a packed copy; nothing was received into it
     r->complete = true;
     const char *text = class_text(error_class) ? class_text(error_class) : "unknown error";
     const std::string comm = comm_name(r->comm);

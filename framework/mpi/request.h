@@ -61,10 +61,10 @@ struct plexus_mpi_request_s {
     bool user_freed = false;   // MPI_Request_free on an active request: the MPI layer releases
                                //   it once complete
     uint32_t mpi_flags = 0;    // the MPI layer's own bookkeeping (see mpi/request_flags.h)
-    void *mpi_data = nullptr;  //   a packed copy or the Bsend buffer region this send came from
+    void *mpi_data = nullptr;  //   the Bsend buffer region this send came from
     int count = 0;             //   the user's count and datatype, for persistent restarts
     plexus_mpi_datatype_s *datatype = nullptr;
-    const void *user_buf = nullptr;   // the user's buffer (buf may point at a packed copy)
+    const void *user_buf = nullptr;   // the user's buffer, as the user passed it
     uint32_t mpi_magic = 0;           // kLiveMagic while the handle is valid
     plexus_mpi_request_s *mpi_next = nullptr;  // free list, freed-while-active list, Bsend list
     static constexpr uint32_t kLiveMagic = 0x52455155;  // "REQU"

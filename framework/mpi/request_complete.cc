@@ -1,4 +1,4 @@
-// The slow paths of completion: unpacking datatypes with holes, and the messages of failed requests.
+// The slow path of completion: the messages of failed requests.
 #include "mpi/request_complete.h"
 
 #include <cstdlib>
@@ -7,16 +7,6 @@
 #include "mpi/error_report.h"
 
 namespace plexus::mpi {
-
-void settle_packed(Request *r) {
-    if (r->mpi_flags & kRequestPackedRecv) {
-        const size_t bytes = r->status.bytes < r->bytes ? r->status.bytes : r->bytes;
-        unpack(*r->datatype, r->mpi_data, bytes, const_cast<void *>(r->user_buf));
-    }
-    std::free(r->mpi_data);
-    r->mpi_data = nullptr;
-    r->mpi_flags &= ~(kRequestPackedSend | kRequestPackedRecv);
-}
 
 namespace {
 

@@ -31,13 +31,6 @@ inline void fill_status(const Request &r, MPI_Status *s) {
     s->plexus_count = r.status.bytes < r.bytes || r.kind == Request::Kind::Send ? r.status.bytes : r.bytes;
 }
 
-void settle_packed(Request *r);
-// Unpacks and frees what the MPI layer attached to a completed request; idempotent.
-inline void settle(Request *r) {
-    if (r->mpi_flags & (kRequestPackedSend | kRequestPackedRecv)) [[unlikely]]
-        settle_packed(r);
-}
-
 [[gnu::cold]] int report_request_error(const Request &r, const char *function);
 // MPI_SUCCESS, or the error the PML recorded, reported to the request's communicator.
 inline int request_error(const Request &r, const char *function) {
@@ -61,7 +54,6 @@ inline void retire(MpiState &s, MPI_Request *handle) {
 // The usual end of a single completion (Wait, Test, Waitany, Testany): status, data, error, retire.
 inline int complete_one(MpiState &s, MPI_Request *handle, MPI_Status *status, const char *function) {
     Request *r = *handle;
-    settle(r);
     if (status) fill_status(*r, status);
     const int rc = request_error(*r, function);
     retire(s, handle);

@@ -10,10 +10,7 @@ enum RequestFlag : uint32_t {
     // Completed by the MPI layer itself, never given to the PML: MPI_PROC_NULL operations and
     // the user's handle of a buffered send (complete once the data is in the attached buffer).
     kRequestLocal = 1u << 0,
-    // mpi_data is a packed copy of the user's data (a datatype with holes), freed at completion.
-    kRequestPackedSend = 1u << 1,
-    // mpi_data receives the packed data, unpacked into user_buf at completion, then freed.
-    kRequestPackedRecv = 1u << 2,
+    // (Bits 1 and 2 marked packed copies of typed data; the PML packs per fragment now.)
     // A persistent buffered send (MPI_Bsend_init): each start copies into the attached buffer.
     kRequestBuffered = 1u << 3,
     // The internal send of a buffered message: mpi_data is its region of the attached buffer,

@@ -16,7 +16,6 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
     if (int rc = start(s, r, fn)) [[unlikely]]
         return rc;
     wait_for(s, r);
-    settle(r);
     if (status) fill_status(*r, status);
     return request_error(*r, fn);
 }

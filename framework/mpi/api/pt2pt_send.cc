@@ -17,7 +17,6 @@ int send_blocking(const char *fn, SendMode mode, const void *buf, int count, MPI
     if (int rc = start(s, r, fn)) [[unlikely]]
         return rc;
     wait_for(s, r);
-    settle(r);
     return request_error(*r, fn);
 }
 

@@ -59,7 +59,6 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
     if (!request->complete) s.pml().progress();
     *flag = request->complete;
     if (!request->complete) return MPI_SUCCESS;
-    settle(request);
     if (status) fill_status(*request, status);
     return request_error(*request, fn);
 }
@@ -75,7 +74,6 @@ int MPI_Request_free(MPI_Request *request) {
     if (!request_valid(r)) return report_invalid_request(fn, r, -1);
     *request = MPI_REQUEST_NULL;
     if (r->complete || request_inactive(r)) {
-        settle(r);
         s.requests.put(r);
         return MPI_SUCCESS;
     }

@@ -17,7 +17,6 @@ bool pending(const Request *r) { return active(r) && !r->complete; }
 // Completes one request of an array; its status gets MPI_ERROR too.
 int complete_in_array(MpiState &s, MPI_Request *handle, MPI_Status *status, const char *fn) {
     Request *r = *handle;
-    settle(r);
     const int rc = request_error(*r, fn);
     if (status) {
         fill_status(*r, status);

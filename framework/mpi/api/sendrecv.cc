@@ -14,15 +14,12 @@ namespace {
 // buffer the caller takes back.
 void withdraw(MpiState &s, Request *recv) {
     if (!recv->complete && !s.pml().cancel(recv)) wait_for(s, recv);
-    settle(recv);
 }
 
 // Both started (recv first); waits for both and reports the receive's error before the send's.
 int finish_pair(MpiState &s, Request *send, Request *recv, MPI_Status *status, const char *fn) {
     wait_for(s, recv);
     wait_for(s, send);
-    settle(recv);
-    settle(send);
     if (status) fill_status(*recv, status);
     if (int rc = request_error(*recv, fn)) return rc;
     return request_error(*send, fn);

@@ -45,7 +45,6 @@ int run_blocking(Request *r, const char *function) {
     if (int rc = start(s, r, function)) [[unlikely]]
         return class_of(rc);
     wait_for(s, r);
-    settle(r);
     return r->status.error;
 }
 
@@ -92,7 +91,6 @@ int wait(plexus_coll_request_t **request) {
     MpiState &s = *g_mpi;
     Request *r = object(*request);
     wait_for(s, r);
-    settle(r);
     const int rc = r->status.error;
     s.requests.put(r);
     *request = nullptr;
@@ -141,12 +139,9 @@ int sendrecv(const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype, 
     if (int rc = start(s, &sr, "coll service sendrecv")) [[unlikely]] {
         s.pml().cancel(&rr);
         wait_for(s, &rr);
-        settle(&rr);
         return class_of(rc);
     }
     s.pml().wait_until([&] { return rr.complete && sr.complete; });
-    settle(&rr);
-    settle(&sr);
     return sr.status.error ? sr.status.error : rr.status.error;
 }
 

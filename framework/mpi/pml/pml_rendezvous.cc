@@ -55,7 +55,7 @@ void Pml::Impl::start_rndv_recv(Request *r, uint32_t proc, const wire::RtsHeader
         return;
     }
     r->pml.state = kRecvFrags;
-    wire::CtsHeader cts{rts.send_cookie, cookie_of(r), n};
+    wire::CtsHeader cts{rts.send_cookie, cookie_of(r), n, 0, {}};  // no put offered yet
     offer_put(r, &cts);
     send_control(proc, wire::kCts, &cts, sizeof cts);
     if (n == 0) complete(r);
@@ -115,7 +115,7 @@ void Pml::Impl::finish_get(Request *r) {
         // The data did not arrive by get: have the sender push it (it keeps its buffer until then).
         r->pml.state = kRecvFrags;
         r->pml.offset = 0;
-        wire::CtsHeader cts{r->pml.peer_cookie, cookie_of(r), r->pml.target};
+        wire::CtsHeader cts{r->pml.peer_cookie, cookie_of(r), r->pml.target, 0, {}};  // no put offered
         send_control(r->pml.proc, wire::kCts, &cts, sizeof cts);
         if (r->pml.target == 0) complete(r);
         return;
