@@ -67,7 +67,7 @@ pkgconfig_DATA += framework/plexus-component.pc
 # The core's shared-memory services (host API 1.3's shm table, plexus/shm.h) and the header-only
 # shared-memory data structures components inline (plexus/sdk/shm_*.hpp).
 framework_libplexus_la_SOURCES += \
-	framework/runtime/shm/unique_fd.h framework/runtime/shm/mapping.h \
+	framework/runtime/unique_fd.h framework/runtime/shm/mapping.h \
 	framework/runtime/shm/fd_borrow.h framework/runtime/shm/fd_borrow.cc \
 	framework/runtime/shm/segment_name.h framework/runtime/shm/segment_name.cc \
 	framework/runtime/shm/shm_segment.h framework/runtime/shm/shm_segment.cc \

@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include "runtime/shm/mapping.h"
-#include "runtime/shm/unique_fd.h"
+#include "runtime/unique_fd.h"
 
 namespace plexus::mpi {
 

@@ -28,8 +28,8 @@ Status set_int(int fd, int level, int opt, int value, const char *what) {
     return Status::ok();
 }
 
-Status new_socket(size_t receive_buffer, OwnedFd *out) {
-    OwnedFd fd(::socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+Status new_socket(size_t receive_buffer, UniqueFd *out) {
+    UniqueFd fd(::socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
     if (fd.get() < 0) return sys_error(PLEXUS_ERR_OUT_OF_RESOURCE, "socket(AF_INET, SOCK_DGRAM)");
     // The kernel caps the buffer at net.core.rmem_max; a smaller one only means earlier drops.
     const int rcvbuf = static_cast<int>(std::min<size_t>(receive_buffer, 1u << 30));
@@ -48,18 +48,6 @@ ip_mreqn membership(const sockaddr_in &group, const Ipv4Interface &iface) {
 }
 
 }  // namespace
-
-OwnedFd &OwnedFd::operator=(OwnedFd &&o) noexcept {
-    if (this != &o) {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = o.release();
-    }
-    return *this;
-}
-
-OwnedFd::~OwnedFd() {
-    if (fd_ >= 0) ::close(fd_);
-}
 
 Address UdpAddress::encode(const sockaddr_in &sa) {
     Address a(kBytes);
@@ -89,7 +77,7 @@ Status UdpTransport::open(const Settings &settings, const std::string &interface
     t->max_datagram_ = std::min(link, kMaxUdpPayload);
     if (settings.mtu) t->max_datagram_ = std::min(t->max_datagram_, settings.mtu);
 
-    t->epoll_ = OwnedFd(::epoll_create1(EPOLL_CLOEXEC));
+    t->epoll_ = UniqueFd(::epoll_create1(EPOLL_CLOEXEC));
     if (t->epoll_.get() < 0) return sys_error(PLEXUS_ERR_OUT_OF_RESOURCE, "epoll_create1");
     auto s = std::make_unique<Socket>();
     if (Status st = new_socket(t->receive_buffer_, &s->fd); !st) return st;

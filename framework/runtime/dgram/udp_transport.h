@@ -11,27 +11,9 @@
 #include "runtime/dgram/dgram_params.h"
 #include "runtime/dgram/interface_lookup.h"
 #include "runtime/dgram/transport.h"
+#include "runtime/unique_fd.h"
 
 namespace plexus::runtime::dgram {
-
-// A socket or epoll descriptor, closed with its owner.
-class OwnedFd {
-public:
-    OwnedFd() = default;
-    explicit OwnedFd(int fd) : fd_(fd) {}
-    OwnedFd(OwnedFd &&o) noexcept : fd_(o.release()) {}
-    OwnedFd &operator=(OwnedFd &&o) noexcept;
-    ~OwnedFd();
-    int get() const { return fd_; }
-    int release() {
-        int f = fd_;
-        fd_ = -1;
-        return f;
-    }
-
-private:
-    int fd_ = -1;
-};
 
 // Address bytes of UDP/IPv4: kind, version, port (big-endian), IPv4 address (network order).
 struct UdpAddress {
@@ -57,7 +39,7 @@ public:
 
 private:
     struct Socket {
-        OwnedFd fd;
+        UniqueFd fd;
         uint32_t overflow_seen = 0;  // the kernel's SO_RXQ_OVFL count last read
         bool multicast = false;
     };
@@ -70,7 +52,7 @@ private:
     size_t max_datagram_ = 0;
     int ttl_ = 1;
     size_t receive_buffer_ = 0;
-    OwnedFd epoll_;
+    UniqueFd epoll_;
     std::unique_ptr<Socket> unicast_;
     std::map<Address, std::unique_ptr<Socket>> groups_;
     std::vector<Socket *> ready_;  // sockets epoll found readable, not yet drained

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <mutex>
 
-#include "runtime/shm/unique_fd.h"
+#include "runtime/unique_fd.h"
 
 namespace plexus::runtime {
 namespace {

@@ -20,7 +20,7 @@
 #include <plexus/shm.h>
 
 #include "runtime/shm/mapping.h"
-#include "runtime/shm/unique_fd.h"
+#include "runtime/unique_fd.h"
 #include "runtime/status.h"
 
 namespace plexus::runtime {
