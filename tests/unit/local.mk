@@ -15,7 +15,7 @@ unit_tests = \
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 endif
-noinst_HEADERS += tests/unit/plugin_paths.h tests/unit/fake_backend.h tests/unit/btl_sm_test_support.h \
+noinst_HEADERS += tests/unit/plugin_paths.h tests/unit/good_plugin_core.h tests/unit/fake_backend.h tests/unit/btl_sm_test_support.h \
 	tests/unit/registry_host.h
 
 # Unit tests see the core's internal headers (AM_CPPFLAGS); programs without LDADD of their own

@@ -95,12 +95,9 @@ protected:
         return v;
     }
 
-    // Sends n bytes a -> b with the receive posted first or last; checks every byte.
-    void transfer(size_t n, bool post_first) {
-        auto data = pattern(n, static_cast<int>(n));
-        std::vector<uint8_t> got(n + 1, 0xEE);
-        Request rr = recv_req(b, got.data(), n, 0, 5);
-        Request sr = send_req(a, data.data(), n, 5);
+    // Starts sr on a and rr on b, the receive posted first or after the message arrived
+    // (unexpected), and waits for both.
+    void run(Request &rr, Request &sr, bool post_first) {
         if (post_first) {
             ASSERT_EQ(b.pml->start_recv(&rr), MPI_SUCCESS);
         }
@@ -112,6 +109,15 @@ protected:
         }
         wait(rr);
         wait(sr);
+    }
+
+    // Sends n bytes a -> b with the receive posted first or last; checks every byte.
+    void transfer(size_t n, bool post_first) {
+        auto data = pattern(n, static_cast<int>(n));
+        std::vector<uint8_t> got(n + 1, 0xEE);
+        Request rr = recv_req(b, got.data(), n, 0, 5);
+        Request sr = send_req(a, data.data(), n, 5);
+        ASSERT_NO_FATAL_FAILURE(run(rr, sr, post_first));
         EXPECT_EQ(rr.status.error, MPI_SUCCESS);
         EXPECT_EQ(rr.status.bytes, n);
         EXPECT_EQ(rr.status.source, 0);

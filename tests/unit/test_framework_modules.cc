@@ -9,35 +9,19 @@
 #include <plexus/osc.h>
 #include <plexus/reconf.h>
 
-#include "mca/mca_core.h"
-#include "base/output.h"
-#include "plugin_paths.h"
+#include "good_plugin_core.h"
 
 namespace plexus::mca {
 namespace {
 
-class FrameworkModules : public ::testing::Test {
+class FrameworkModules : public plexus::test::GoodPluginCore {
 protected:
-    void SetUp() override {
-        reset_output_state();
-        set_output_sink([](const std::string &) {});
-        CoreOptions o;
-        o.search_default_folder = false;
-        o.sources.environment.emplace_back("PLEXUS_MCA_mca_base_component_path",
-                                           plexus::test::good_plugin_dir());
-        core = std::make_unique<McaCore>(std::move(o));
-        ASSERT_TRUE(core->init());
-    }
-    void TearDown() override { set_output_sink(nullptr); }
-
     // The module the winner of a selection offered.
     template <class Module>
     Module *winner_module(const Selection &s) {
         if (s.selected.empty()) return nullptr;
         return static_cast<Module *>(s.at(s.selected.front()).module);
     }
-
-    std::unique_ptr<McaCore> core;
 };
 
 plexus_osc_scope_t window(int comm_size, int flavor, uint64_t size) {

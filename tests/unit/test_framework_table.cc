@@ -18,6 +18,7 @@
 #include "mca/framework_table.h"
 #include "mca/mca_core.h"
 #include "base/output.h"
+#include "good_plugin_core.h"
 #include "plugin_paths.h"
 #include "plexus_info/model.h"
 
@@ -113,22 +114,7 @@ TEST(FrameworkTable, FileNamesParseForEveryFrameworkInTheTable) {
     EXPECT_FALSE(parse_component_file_name("plexus_pml_ob1.so", &fw, &name));
 }
 
-class FrameworkTableCore : public ::testing::Test {
-protected:
-    void SetUp() override {
-        reset_output_state();
-        set_output_sink([](const std::string &) {});
-        CoreOptions o;
-        o.search_default_folder = false;
-        o.sources.environment.emplace_back("PLEXUS_MCA_mca_base_component_path",
-                                           plexus::test::good_plugin_dir());
-        core = std::make_unique<McaCore>(std::move(o));
-        ASSERT_TRUE(core->init());
-    }
-    void TearDown() override { set_output_sink(nullptr); }
-
-    std::unique_ptr<McaCore> core;
-};
+class FrameworkTableCore : public plexus::test::GoodPluginCore {};
 
 TEST_F(FrameworkTableCore, PlexusInfoListsEveryFrameworkOfTheTable) {
     const nlohmann::json doc = info::describe_core(*core);

@@ -143,20 +143,6 @@ protected:
         EXPECT_EQ(dst.back(), kUntouched) << "wrote past the buffer";
     }
 
-    void run(Request &rr, Request &sr, bool post_first) {
-        if (post_first) {
-            ASSERT_EQ(b.pml->start_recv(&rr), MPI_SUCCESS);
-        }
-        ASSERT_EQ(a.pml->start_send(&sr), MPI_SUCCESS);
-        if (!post_first) {
-            engine->poll();
-            engine->poll();
-            ASSERT_EQ(b.pml->start_recv(&rr), MPI_SUCCESS);
-        }
-        wait(rr);
-        wait(sr);
-    }
-
     std::vector<Shape> shapes;
 };
 
