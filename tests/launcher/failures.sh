@@ -31,11 +31,11 @@ for i in 1 2 3; do
   check_failure abort 7 "called abort: test abort from the victim (status 7)" 2
 done
 
-# Programs that never use PMIx: a non-zero exit fails the job, exit 0 is success.
+# Programs that never use PMIx: a non-zero exit fails the job (quietly: harness.sh), exit 0 is
+# success.
 run -t 30 plain-fail "$plexrun" -n 2 sh -c 'if [ "$PMIX_RANK" = 1 ]; then exit 5; fi; sleep 30'
 expect_status 5
-expect_contains "$err" "plexrun: rank 1 (job 1, pid "
-expect_contains "$err" ") exited with status 5; killing the job"
+[ -s "$err" ] && { fail "plain-fail: stderr is not empty"; show; }
 expect_clean
 run -t 30 plain-ok "$plexrun" -n 3 true
 expect_status 0

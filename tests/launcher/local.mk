@@ -8,5 +8,5 @@ TESTS += $(launcher_tests)
 endif
 launcher_tests = tests/launcher/cards.sh tests/launcher/failures.sh tests/launcher/environment.sh \
 	tests/launcher/output.sh tests/launcher/spawn.sh tests/launcher/pubsub.sh \
-	tests/launcher/signals.sh tests/launcher/options.sh
+	tests/launcher/signals.sh tests/launcher/options.sh tests/launcher/harness.sh
 EXTRA_DIST += $(launcher_tests) tests/launcher/common.sh

@@ -20,7 +20,7 @@ bad "plexrun: --timeout expects a positive number of seconds (e.g. 30 or 0.5), g
 bad "plexrun: --mca expects a parameter name and a value: --mca <name> <value>" --mca btl
 bad "plexrun: --mca expects a parameter name made of letters, digits and '_' (e.g. btl_sm_fastbox_max), got 'btl-sm'" --mca btl-sm 1 true
 bad "plexrun: --tag-output takes no value (got '--tag-output=yes')" --tag-output=yes true
-bad "plexrun: unknown option '--frobnicate'; options are -n/-np/--np, --mca, --tag-output, --timeout, --bind-to, --help, --version (see plexrun --help)" --frobnicate true
+bad "plexrun: unknown option '--frobnicate'; options are -n/-np/--np, --mca, --tag-output, --timeout, --bind-to, --verbose, --help, --version (see plexrun --help)" --frobnicate true
 bad "plexrun: no program to run; usage: plexrun -n N [options] [--] program [args...]" -n 2
 
 run -t 10 help "$plexrun" --help

@@ -191,6 +191,28 @@ int mode_fail(int argc, char **argv) {
     for (;;) pause();  // after PMIx_Abort: plexrun kills us
 }
 
+// exit STATUS VICTIM DIR [wait]: every rank says it is done and finalizes; the victim then
+// exits with STATUS, the others exit 0, or with "wait" wait (after finalizing) to be killed.
+int mode_exit(int argc, char **argv) {
+    if (argc < 3) die("exit needs STATUS VICTIM DIR");
+    int status = std::atoi(argv[0]);
+    uint32_t victim = static_cast<uint32_t>(std::atoi(argv[1]));
+    bool wait = argc > 3 && std::string(argv[3]) == "wait";
+    init();
+    write_pid(argv[2]);
+    std::printf("rank %u done\n", self.rank);
+    std::fflush(stdout);
+    PMIx_Fence(nullptr, 0, nullptr, 0);
+    finalize();
+    if (self.rank == victim) {
+        if (!wait) usleep(200 * 1000);  // the others have ended: the job's status is ours alone
+        std::exit(status);
+    }
+    if (wait)
+        for (;;) pause();
+    return 0;
+}
+
 // sleep DIR: ready, then wait to be killed (signals, --timeout).
 int mode_sleep(int argc, char **argv) {
     if (argc < 1) die("sleep needs DIR");
@@ -392,6 +414,7 @@ int usage() {
     std::fprintf(
         stderr,
         "usage: pmix_test_client card N | fail abort|segv|exit3|exit0 VICTIM DIR | sleep DIR |\n"
+        "       exit STATUS VICTIM DIR [wait] |\n"
         "       lines COUNT LONG [partial] | spawn [fail] | spawn-missing | pubsub | init\n");
     return 2;
 }
@@ -407,6 +430,7 @@ int main(int argc, char **argv) {
     if (mode == "card") return mode_card(n, rest);
     if (mode == "fail") return mode_fail(n, rest);
     if (mode == "sleep") return mode_sleep(n, rest);
+    if (mode == "exit") return mode_exit(n, rest);
     if (mode == "lines") return mode_lines(n, rest);
     if (mode == "spawn") return mode_spawn(n, rest);
     if (mode == "spawn-missing") return mode_spawn_missing(n, rest);

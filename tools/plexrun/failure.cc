@@ -30,7 +30,7 @@ std::optional<Failure> judge_rank_end(const Namespace &ns, const RankRecord &r, 
     std::string how = who + " exited with status " + std::to_string(code);
     if (unfinalized) how += " without calling PMIx_Finalize";
     // An exit 0 without finalize is a failure that must not exit 0.
-    return Failure{code != 0 ? code : 1, how + kKilling};
+    return Failure{code != 0 ? code : 1, how + kKilling, !unfinalized};
 }
 
 Failure abort_failure(const Namespace &ns, const RankRecord &r, int status,

@@ -12,6 +12,10 @@ namespace plexrun {
 struct Failure {
     int exit_status;
     std::string message;
+    // A plain non-zero exit: the status says it all, and test harnesses that compare output
+    // want nothing more, so the message is printed only under --verbose. Signals, aborts and
+    // missing finalizes are always explained.
+    bool ordinary = false;
 };
 
 // "rank 2 (job 1, pid 1234)"

@@ -89,8 +89,8 @@ void Launcher::arm_timeout() {
     loop_.after(ms, [this, s] {
         char text[64];
         std::snprintf(text, sizeof text, "%g", s);
-        fail(124, std::string("plexrun: the job timed out after ") + text +
-                      " s (--timeout); killing the job");
+        fail(124, std::string("plexrun: the job timed out after ") + text + " s (" +
+                      options_.timeout_source + "); killing the job");
     });
 }
 
@@ -147,13 +147,13 @@ void Launcher::rank_ended(Namespace &ns, RankRecord &r, int wait_status) {
     store_.process_ended(ProcName{ns.name, r.rank});
     if (ns.abandoned || exit_status_) return;  // we are killing it: not news
     if (auto failure = judge_rank_end(ns, r, wait_status))
-        fail(failure->exit_status, failure->message);
+        fail(failure->exit_status, failure->message, failure->ordinary);
 }
 
-void Launcher::fail(int exit_status, const std::string &message) {
+void Launcher::fail(int exit_status, const std::string &message, bool ordinary) {
     if (exit_status_) return;  // one failure, one message
     exit_status_ = exit_status;
-    std::fprintf(stderr, "%s\n", message.c_str());
+    if (!ordinary || options_.verbose) std::fprintf(stderr, "%s\n", message.c_str());
     kill_job(SIGTERM);
 }
 

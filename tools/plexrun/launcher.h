@@ -43,8 +43,9 @@ private:
     void on_signals();
     void reap_children();
     void rank_ended(Namespace &ns, RankRecord &r, int wait_status);
-    // The first call decides the exit status and prints MESSAGE; the job is then killed.
-    void fail(int exit_status, const std::string &message);
+    // The first call decides the exit status and prints MESSAGE (an ordinary one only under
+    // --verbose); the job is then killed.
+    void fail(int exit_status, const std::string &message, bool ordinary = false);
     void signal_ranks(int sig);
     void kill_job(int first_signal);
     void kill_namespace(Namespace &ns);

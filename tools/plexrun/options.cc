@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <string_view>
 
 #include "plexus_config.h"
@@ -55,6 +56,24 @@ struct Parser {
                 "plexrun: --timeout expects a positive number of seconds (e.g. 30 or 0.5), got '" +
                 text + "'");
         out.options.timeout_seconds = s;
+        return true;
+    }
+
+    // MPIEXEC_TIMEOUT, as Open MPI's and MPICH's launchers read it: seconds, 0 or empty for
+    // none; --timeout on the command line wins.
+    bool timeout_from_environment() {
+        const char *env = std::getenv("MPIEXEC_TIMEOUT");
+        if (out.options.timeout_seconds || !env || !*env) return true;
+        const std::string text = env;
+        double s = 0;
+        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), s);
+        if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(s) || s < 0)
+            return fail("plexrun: MPIEXEC_TIMEOUT expects a number of seconds (e.g. 30 or 0.5; 0 for "
+                        "none), got '" + text + "'");
+        if (s > 0) {
+            out.options.timeout_seconds = s;
+            out.options.timeout_source = "MPIEXEC_TIMEOUT";
+        }
         return true;
     }
 
@@ -124,6 +143,10 @@ struct Parser {
             out.options.tag_output = true;
             return true;
         }
+        if (arg == "--verbose" || arg == "-v") {
+            out.options.verbose = true;
+            return true;
+        }
         if (arg == "--help" || arg == "-h") {
             out.action = ParsedCommandLine::Action::Help;
             return false;
@@ -134,7 +157,7 @@ struct Parser {
         }
         return fail("plexrun: unknown option '" + arg +
                     "'; options are -n/-np/--np, --mca, --tag-output, --timeout, --bind-to, "
-                    "--help, --version (see plexrun --help)");
+                    "--verbose, --help, --version (see plexrun --help)");
     }
 
     void run() {
@@ -148,9 +171,12 @@ struct Parser {
             if (!option(arg)) return;
         }
         for (; i < argc; ++i) out.options.command.emplace_back(argv[i]);
-        if (out.options.command.empty())
+        if (out.options.command.empty()) {
             fail(
                 "plexrun: no program to run; usage: plexrun -n N [options] [--] program [args...]");
+            return;
+        }
+        timeout_from_environment();
     }
 };
 
@@ -180,7 +206,10 @@ options:
                          PLEXUS_MCA_NAME=VALUE and PLEXUS_MCA_FROM_CLI=NAME[,NAME...]
   --tag-output           prefix every line with [JOB,RANK]<stdout>: or [JOB,RANK]<stderr>:
                          (JOB is 1 for the ranks started here, 2, 3, ... for spawned jobs)
-  --timeout S            kill the job after S seconds (exit status 124)
+  --timeout S            kill the job after S seconds (exit status 124); without it,
+                         MPIEXEC_TIMEOUT=S does the same (0 or empty: no limit)
+  -v, --verbose          also say on stderr why the job ended when a rank merely exited
+                         non-zero (a signal, an abort or a missing finalize always is said)
   --bind-to core|none    core: bind rank i to core (i mod cores); none: no binding.
                          Default: core when the ranks fit on the cores, none otherwise
   --help, --version
@@ -194,7 +223,9 @@ behaviour:
                   (SIGKILL) if still alive 3 s later or on a second signal; SIGUSR1/SIGUSR2
                   are forwarded only
   failure         a rank exiting non-zero, killed by a signal, calling PMIx_Abort, or exiting
-                  after PMIx_Init without PMIx_Finalize ends the whole job (every namespace)
+                  after PMIx_Init without PMIx_Finalize ends the whole job (every namespace);
+                  one line on stderr says which rank and how, except for a plain non-zero
+                  exit (the status says it; --verbose says it too). Nothing goes to stdout
   cleanup         every /dev/shm/plexus-<secret prefix>-* of every namespace and the job's
                   private PMIx directory ($TMPDIR or /tmp, plexrun.XXXXXX) are removed
 
@@ -202,11 +233,12 @@ exit status:
   0    every rank exited 0 (after PMIx_Finalize, if it called PMIx_Init)
   N    the first failing rank's exit status; 128+S if it died of signal S; the status given
        to PMIx_Abort (1 if that was 0); 1 for an exit without PMIx_Finalize
-  124  --timeout expired
+  124  --timeout or MPIEXEC_TIMEOUT expired
   128+S plexrun was sent signal S (SIGINT 130, SIGTERM 143, SIGHUP 129)
   2    bad command line;  126/127 program not executable / not found;  1 plexrun's own errors
 
 environment:
+  MPIEXEC_TIMEOUT=S      as --timeout S, when --timeout is not given
   PLEXRUN_TRACE=1        trace every PMIx upcall on stderr
 )";
 }

@@ -19,7 +19,11 @@ struct Options {
     // --mca name value, in command-line order; a repeated name keeps its last value.
     std::vector<std::pair<std::string, std::string>> mca;
     bool tag_output = false;
+    // --verbose: also explain a rank's plain non-zero exit on stderr.
+    bool verbose = false;
     std::optional<double> timeout_seconds;
+    // Where the timeout came from, for the message: "--timeout" or "MPIEXEC_TIMEOUT".
+    std::string timeout_source = "--timeout";
     BindPolicy bind = BindPolicy::Automatic;
     std::vector<std::string> command;  // program and its arguments
 };
