@@ -5,8 +5,10 @@
 
 #include "mpi/attributes/attribute_hooks.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 
 #include "mca/mca_core.h"
@@ -39,6 +41,21 @@ void reset_comm(Comm &c, const char *name, uint32_t context_id) {
     c.errhandler = MPI_ERRORS_ARE_FATAL;
     c.name = name;
     c.pml = nullptr;
+}
+
+// The final fence runs on a thread of its own while this one keeps the PML progressing: a peer
+// may still need an answer from us (MPI_Cancel of a send to us asks the receiver) before it can
+// reach the fence itself.
+runtime::Status fence_while_progressing(runtime::Runtime &rt, Pml &pml) {
+    std::atomic<bool> done{false};
+    runtime::Status result = runtime::Status::ok();
+    std::thread fence([&] {
+        result = rt.fence();
+        done.store(true, std::memory_order_release);
+    });
+    pml.wait_until([&done] { return done.load(std::memory_order_acquire); });
+    fence.join();
+    return result;
 }
 
 }  // namespace
@@ -142,7 +159,7 @@ int MpiState::finalize() {
     });
     s.pml().drain();
     runtime::Runtime &rt = **s.runtime_;
-    if (runtime::Status st = rt.fence(); !st)
+    if (runtime::Status st = fence_while_progressing(rt, s.pml()); !st)
         return report_error(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Finalize: the final fence failed: " + st.message);
     // Communicators the program made and did not free (and freed ones still held by requests).
     comms_finalize();

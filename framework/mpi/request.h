@@ -73,6 +73,7 @@ struct plexus_mpi_request_s {
     struct Pml {
         uint8_t state = 0;
         bool queued = false;        // on a PML list (posted receives, pending sends)
+        bool cancel_asked = false;  // send: MPI_Cancel asked the receiver, no answer yet
         uint32_t proc = 0;          // the peer's proc id once known
         uint32_t seq = 0;
         uint64_t peer_cookie = 0;   // rendezvous: the other side's request

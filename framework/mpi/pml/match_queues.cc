@@ -96,6 +96,16 @@ bool ContextQueues::unpost(Request *r) {
     return false;
 }
 
+Unexpected *ContextQueues::withdraw(int src, uint32_t proc, uint32_t seq) {
+    Source *s = unexpected_count_ ? source(src) : nullptr;
+    if (!s) return nullptr;
+    Unexpected *u = first_in(s->unexpected, [proc, seq](const Unexpected *x) { return x->proc == proc && x->seq == seq; });
+    if (!u) return nullptr;
+    s->unexpected.remove(u);
+    --unexpected_count_;
+    return u;
+}
+
 Unexpected *ContextQueues::pop_unexpected() {
     for (Source &s : sources_) {
         if (Unexpected *u = s.unexpected.pop_front()) {

@@ -26,6 +26,7 @@ struct Unexpected {
     Unexpected *prev = nullptr;
     uint8_t kind = 0;  // wire::kEager, kEagerSync or kRts
     uint32_t proc = 0;
+    uint32_t seq = 0;  // the sender's sequence number toward us (what MPI_Cancel names)
     int source = 0;
     int tag = 0;
     uint64_t arrival = 0;
@@ -52,6 +53,9 @@ public:
     Unexpected *peek(int source, int tag);
     // Takes a posted receive back (cancel); false when it is not posted here.
     bool unpost(Request *r);
+    // Takes back the unexpected message that process proc sent as source with sequence number
+    // seq (a cancelled send), or nullptr when none waits here (it matched already).
+    Unexpected *withdraw(int source, uint32_t proc, uint32_t seq);
     // Every unexpected message, for the communicator's end.
     Unexpected *pop_unexpected();
     bool has_unexpected() const { return unexpected_count_ > 0; }

@@ -42,6 +42,14 @@ void on_put_done(void *ctx, const plexus_btl_recv_desc_t *m) {
 void on_ack(void *ctx, const plexus_btl_recv_desc_t *m) {
     if (m->len >= sizeof(wire::CookieHeader)) static_cast<Pml::Impl *>(ctx)->on_ack(header_of<wire::CookieHeader>(m).cookie);
 }
+void on_cancel(void *ctx, const plexus_btl_recv_desc_t *m) {
+    if (m->len >= sizeof(wire::CancelHeader))
+        static_cast<Pml::Impl *>(ctx)->on_cancel(m->src, header_of<wire::CancelHeader>(m));
+}
+void on_cancel_answer(void *ctx, const plexus_btl_recv_desc_t *m) {
+    if (m->len >= sizeof(wire::CancelAnswerHeader))
+        static_cast<Pml::Impl *>(ctx)->on_cancel_answer(header_of<wire::CancelAnswerHeader>(m));
+}
 
 int progress_cb(void *ctx) { return static_cast<Pml::Impl *>(ctx)->progress(); }
 
@@ -66,7 +74,8 @@ Pml::Pml() = default;
 Pml::~Pml() {
     if (!impl_) return;
     engine_->remove(progress_cb, impl_.get());
-    for (uint8_t tag : {wire::kEager, wire::kEagerSync, wire::kRts, wire::kCts, wire::kFrag, wire::kFin, wire::kAck, wire::kPutDone})
+    for (uint8_t tag : {wire::kEager, wire::kEagerSync, wire::kRts, wire::kCts, wire::kFrag, wire::kFin, wire::kAck,
+                        wire::kPutDone, wire::kCancel, wire::kCancelAnswer, wire::kSkip})
         impl_->bml->register_recv(tag, nullptr, nullptr);
     for (auto *u : impl_->unexpected_pool) delete u;
     for (auto &ctx : impl_->contexts) {
@@ -99,6 +108,9 @@ std::unique_ptr<Pml> Pml::create(std::unique_ptr<Bml> bml, runtime::ProgressEngi
     impl->bml->register_recv(wire::kFin, plexus::mpi::on_fin, impl);
     impl->bml->register_recv(wire::kAck, plexus::mpi::on_ack, impl);
     impl->bml->register_recv(wire::kPutDone, plexus::mpi::on_put_done, impl);
+    impl->bml->register_recv(wire::kCancel, plexus::mpi::on_cancel, impl);
+    impl->bml->register_recv(wire::kCancelAnswer, plexus::mpi::on_cancel_answer, impl);
+    impl->bml->register_recv(wire::kSkip, on_match, impl);
     engine.add(progress_cb, impl);
     return pml;
 }
@@ -148,6 +160,8 @@ bool Pml::cancel(Request *req) {
     Impl::complete(req);
     return true;
 }
+
+void Pml::cancel_send(Request *req, Request *follower) { impl_->cancel_send(req, follower); }
 
 void Pml::drain() {
     // Bounded: when a peer has stopped polling (it is in the final fence already) and we are out

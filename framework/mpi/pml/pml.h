@@ -53,8 +53,14 @@ public:
     int iprobe(int source, int tag, Comm *comm, bool *found, ProbeResult *out);
 
     // MPI_Cancel of a receive: true when it had not matched (req is then complete, cancelled).
-    // Sends are not cancelled (false).
     bool cancel(Request *req);
+    // MPI_Cancel of a send, started and not yet retired by the MPI layer (an eager send that is
+    // complete already counts). A send still waiting for BTL resources is withdrawn at once;
+    // otherwise the receiver is asked, and req is incomplete until it answers: then it completes
+    // with status.cancelled set when the message was withdrawn unmatched, or as usual when it
+    // had matched. follower (or nullptr), which the caller made incomplete, completes with the
+    // same answer (the user's handle of a buffered send). Asking twice asks once.
+    void cancel_send(Request *req, Request *follower = nullptr);
 
     // One pass over the BTLs and the PML's own pending work; returns events seen.
     int progress() { return engine_->poll(); }

@@ -6,6 +6,8 @@
 #include <deque>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "mpi.h"
@@ -39,6 +41,9 @@ struct PeerState {
     // Early arrivals by sequence number. A sender flooding a receiver overflows its fast box
     // into the FIFO and back, so thousands can wait here: finding the next must not be a scan.
     std::unordered_map<uint32_t, Stashed> stash;
+    // Sequence numbers of messages their sender cancelled before they reached us: dropped when
+    // they arrive (pml_cancel.cc).
+    std::unordered_set<uint32_t> cancelled;
 };
 
 // A sender's registration of its buffer for the receiver's get.
@@ -111,6 +116,15 @@ struct Pml::Impl {
     void on_get_done(Request *r, int status);
     void finish_get(Request *r);
 
+    // --- cancelling a send (pml_cancel.cc) ---
+    void cancel_send(Request *r, Request *follower);
+    void withdraw_blocked(Request *r);
+    void finish_cancelled(Request *r);
+    void settle_followers(Request *r, bool cancelled);
+    void on_cancel(uint32_t proc, const wire::CancelHeader &h);
+    void on_cancel_answer(const wire::CancelAnswerHeader &h);
+    bool drop_if_cancelled(PeerState &p, uint32_t seq);
+
     // --- control messages and progress (pml.cc) ---
     void send_control(uint32_t proc, uint8_t tag, const void *hdr, size_t len);
     int progress();
@@ -129,6 +143,9 @@ struct Pml::Impl {
     std::vector<uint32_t> blocked_peers;  // peers with a non-empty blocked list
     RequestList streaming;              // sends pushing fragments after a CTS
     RequestList getting;                // receives whose get must be retried
+    // Requests that complete with a cancelled send's answer (the user's handle of a buffered
+    // send follows the internal send): (send, follower).
+    std::vector<std::pair<Request *, Request *>> cancel_followers;
 };
 
 }  // namespace plexus::mpi

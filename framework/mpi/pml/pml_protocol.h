@@ -18,6 +18,10 @@ enum Tag : uint8_t {
     kFin = PLEXUS_BTL_TAG_PML_FIRST + 6,        // CookieHeader: the receiver got the data itself
     kAck = PLEXUS_BTL_TAG_PML_FIRST + 7,        // CookieHeader: a synchronous eager send matched
     kPutDone = PLEXUS_BTL_TAG_PML_FIRST + 8,    // PutDoneHeader: the sender wrote bytes by put
+    // MPI_Cancel of a send (pml_cancel.cc).
+    kCancel = PLEXUS_BTL_TAG_PML_FIRST + 9,        // CancelHeader: withdraw my message, if unmatched
+    kCancelAnswer = PLEXUS_BTL_TAG_PML_FIRST + 10, // CancelAnswerHeader: withdrawn or not
+    kSkip = PLEXUS_BTL_TAG_PML_FIRST + 11,         // MatchHeader only: a sequence number with no message
 };
 
 // Matching information; seq orders the match messages of one sender to one receiver, whatever
@@ -64,6 +68,22 @@ struct FragHeader {
 
 struct CookieHeader {
     uint64_t cookie;
+};
+
+// Names the message by what identifies it at the receiver: the sender's sequence number toward
+// it, and the context and source under which an unmatched copy waits.
+struct CancelHeader {
+    uint32_t context;
+    int32_t source;
+    uint32_t seq;
+    uint32_t unused;
+    uint64_t send_cookie;
+};
+
+struct CancelAnswerHeader {
+    uint64_t send_cookie;
+    uint32_t seq;        // of the message asked about: an answer to an older question is ignored
+    uint32_t cancelled;  // 1: withdrawn, it will never match; 0: it had matched already
 };
 
 }  // namespace plexus::mpi::wire

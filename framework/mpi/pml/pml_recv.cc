@@ -86,6 +86,9 @@ void Pml::Impl::on_match_message(uint8_t tag, uint32_t proc, const void *data, s
 void Pml::Impl::deliver(uint8_t tag, uint32_t proc, const void *data, size_t len) {
     const wire::MatchHeader h = match_of(data);
     if (h.source < 0) return;  // not from a Plexus PML
+    // A message its sender cancelled before it got here, or the place of one cancelled before
+    // it left: it has had its turn in the sequence, and nothing matches it.
+    if (tag == wire::kSkip || drop_if_cancelled(peers[proc], h.seq)) return;
     ContextQueues &q = context(h.context);
     if (Request *r = q.match(h.source, h.tag)) {
         r->pml.queued = false;
@@ -108,6 +111,7 @@ void Pml::Impl::deliver(uint8_t tag, uint32_t proc, const void *data, size_t len
     Unexpected *u = new_unexpected();
     u->kind = tag;
     u->proc = proc;
+    u->seq = h.seq;
     u->source = h.source;
     u->tag = h.tag;
     if (tag == wire::kRts) {

@@ -22,7 +22,8 @@ void finish_send(Request *r) {
     r->status.error = MPI_SUCCESS;
     r->status.bytes = r->bytes;
     r->pml.state = kSendNew;
-    Pml::Impl::complete(r);
+    // A cancel under way: the receiver's answer completes it (pml_cancel.cc).
+    if (!r->pml.cancel_asked) Pml::Impl::complete(r);
 }
 
 }  // namespace
