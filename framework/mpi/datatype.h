@@ -31,6 +31,8 @@ enum class Combiner : int {
     Hindexed = MPI_COMBINER_HINDEXED,
     IndexedBlock = MPI_COMBINER_INDEXED_BLOCK,
     Struct = MPI_COMBINER_STRUCT,
+    Subarray = MPI_COMBINER_SUBARRAY,
+    Darray = MPI_COMBINER_DARRAY,
     Resized = MPI_COMBINER_RESIZED,
 };
 
@@ -41,6 +43,7 @@ struct TypeBlock {
 };
 
 struct DerivedType;  // datatype/derived_type.h: contents, references, the committed program
+class AttributeStore;  // attributes/attribute_store.h: the attributes cached on the type
 
 }  // namespace plexus::mpi
 
@@ -57,6 +60,9 @@ struct plexus_mpi_datatype_s {
     // the data's own bounds in every type built on this one.
     bool sticky_lb = false;
     bool sticky_ub = false;
+    // MPI_LB / MPI_UB (MPI-1's marker types): a bound and nothing else. Placed in a struct, the
+    // marker sets that one (sticky) bound and takes no part in the other.
+    bool marker = false;
     plexus::mpi::Combiner combiner = plexus::mpi::Combiner::Named;
     size_t size = 0;           // bytes of data in one item (what travels)
     ptrdiff_t lb = 0;          // MPI_Type_get_extent
@@ -69,6 +75,8 @@ struct plexus_mpi_datatype_s {
     plexus::mpi::TypeBlock blocks[kMaxBlocks] = {};
     char name[MPI_MAX_OBJECT_NAME] = {};
     plexus::mpi::DerivedType *derived = nullptr;  // null for predefined types
+    // MPI_Type_set_attr: made on the first attribute (predefined types may carry them too).
+    plexus::mpi::AttributeStore *attributes = nullptr;
 };
 
 namespace plexus::mpi {

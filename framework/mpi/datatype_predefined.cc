@@ -46,10 +46,22 @@ constexpr Datatype pair(const char *name) {
     return t;
 }
 
+// MPI_LB / MPI_UB: no data, size and extent 0, one sticky bound (MPI-1 4.1.6).
+constexpr Datatype marker(const char *name, bool lower) {
+    Datatype t;
+    t.nblocks = 0;
+    t.marker = true;
+    t.sticky_lb = lower;
+    t.sticky_ub = !lower;
+    set_name(t, name);
+    return t;
+}
+
 }  // namespace
 }  // namespace plexus::mpi
 
 using plexus::mpi::basic;
+using plexus::mpi::marker;
 using plexus::mpi::Datatype;
 using plexus::mpi::pair;
 
@@ -92,6 +104,9 @@ constinit Datatype plexus_mpi_long_int = pair<long>("MPI_LONG_INT");
 constinit Datatype plexus_mpi_2int = pair<int>("MPI_2INT");
 constinit Datatype plexus_mpi_short_int = pair<short>("MPI_SHORT_INT");
 constinit Datatype plexus_mpi_long_double_int = pair<long double>("MPI_LONG_DOUBLE_INT");
+// Not in predefined_types(): they describe no data, so nothing sends, reduces or counts them.
+constinit Datatype plexus_mpi_lb = marker("MPI_LB", true);
+constinit Datatype plexus_mpi_ub = marker("MPI_UB", false);
 }
 
 namespace plexus::mpi {

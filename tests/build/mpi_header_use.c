@@ -365,6 +365,72 @@ static void check_derived(void) {
     OK(MPI_Type_free(&q));
 }
 
+static int type_copies = 0;
+
+static int copy_type_attr(MPI_Datatype old, int keyval, void *extra, void *in, void *out, int *flag) {
+    (void)old, (void)keyval, (void)extra;
+    ++type_copies;
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+/* Subarray/darray, external32, match_size, the MPI-1 forms with MPI_LB/MPI_UB, type attributes. */
+static void check_derived_more(void) {
+    static const int constants[] = {MPI_ORDER_C, MPI_ORDER_FORTRAN, MPI_DISTRIBUTE_BLOCK,
+                                    MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_NONE, MPI_DISTRIBUTE_DFLT_DARG,
+                                    MPI_TYPECLASS_REAL, MPI_TYPECLASS_INTEGER, MPI_TYPECLASS_COMPLEX};
+    int sizes[2] = {4, 4}, sub[2] = {2, 2}, starts[2] = {1, 1}, distribs[2], dargs[2], psizes[2] = {1, 1};
+    int matrix[16], i, key, flag, blocks[3] = {1, 1, 1};
+    unsigned char ext[8];
+    MPI_Aint pos = 0, size, lb, ub, extent, addr, disps[3];
+    MPI_Datatype t, d, types[3] = {MPI_LB, MPI_INT, MPI_UB};
+    void *value;
+    CHECK(constants[0] != constants[1]);
+    for (i = 0; i < 16; ++i) matrix[i] = i;
+    OK(MPI_Type_create_subarray(2, sizes, sub, starts, MPI_ORDER_C, MPI_INT, &t));
+    OK(MPI_Type_commit(&t));
+    OK(MPI_Pack_external_size("external32", 1, t, &size));
+    CHECK(size == 16);
+    OK(MPI_Type_free(&t));
+    distribs[0] = MPI_DISTRIBUTE_BLOCK;
+    distribs[1] = MPI_DISTRIBUTE_CYCLIC;
+    dargs[0] = dargs[1] = MPI_DISTRIBUTE_DFLT_DARG;
+    OK(MPI_Type_create_darray(1, 0, 2, sizes, distribs, dargs, psizes, MPI_ORDER_FORTRAN, MPI_INT, &t));
+    OK(MPI_Type_free(&t));
+    OK(MPI_Pack_external("external32", &matrix[1], 1, MPI_INT, ext, 8, &pos));
+    CHECK(pos == 4 && ext[3] == 1 && ext[0] == 0);
+    pos = 0;
+    OK(MPI_Unpack_external("external32", ext, 8, &pos, &matrix[0], 1, MPI_INT));
+    CHECK(matrix[0] == 1);
+    OK(MPI_Type_match_size(MPI_TYPECLASS_REAL, 8, &t));
+    CHECK(t == MPI_DOUBLE);
+    disps[0] = -4;
+    disps[1] = 0;
+    disps[2] = 12;
+    OK(MPI_Type_struct(3, blocks, disps, types, &t));
+    OK(MPI_Type_lb(t, &lb));
+    OK(MPI_Type_ub(t, &ub));
+    OK(MPI_Type_extent(t, &extent));
+    CHECK(lb == -4 && ub == 12 && extent == 16);
+    OK(MPI_Type_hvector(2, 1, 8, t, &d));
+    OK(MPI_Type_free(&d));
+    OK(MPI_Type_hindexed(1, blocks, disps, MPI_INT, &d));
+    OK(MPI_Type_free(&d));
+    OK(MPI_Address(&matrix[2], &addr));
+    OK(MPI_Type_create_keyval(copy_type_attr, MPI_TYPE_NULL_DELETE_FN, &key, NULL));
+    OK(MPI_Type_set_attr(t, key, &matrix[3]));
+    OK(MPI_Type_get_attr(t, key, &value, &flag));
+    CHECK(flag && value == &matrix[3] && type_copies == 0);
+    OK(MPI_Type_delete_attr(t, key));
+    OK(MPI_Type_free(&t));
+    OK(MPI_Type_free_keyval(&key));
+    OK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &key, NULL));
+    OK(MPI_Type_free_keyval(&key));
+    OK(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, &key, NULL));
+    OK(MPI_Type_free_keyval(&key));
+}
+
 static void add_ints(void *in, void *inout, int *len, MPI_Datatype *type) {
     int i;
     (void)type;
@@ -613,6 +679,7 @@ int main(int argc, char **argv) {
     check_errhandlers();
     check_info();
     check_derived();
+    check_derived_more();
     check_collectives();
     CHECK(MPI_MAX_INFO_KEY == 255 && MPI_MAX_INFO_VAL == 1024 && MPI_INFO_NULL == (MPI_Info)0);
 

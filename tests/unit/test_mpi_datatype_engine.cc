@@ -60,6 +60,10 @@ void flatten(const Datatype &t, ptrdiff_t at, std::vector<Entry> &out) {
             break;
         case Combiner::Dup:
         case Combiner::Resized: repeat(old, 0, 1); break;
+        // Their type maps are their equivalents' (tests/mpi/datatype_subarray.c and
+        // datatype_darray.c check those against a model of their own).
+        case Combiner::Subarray:
+        case Combiner::Darray: repeat(*d.equivalent, 0, 1); break;
         case Combiner::Named: break;
     }
 }

@@ -1,5 +1,5 @@
-// Attributes following communicators: copied on MPI_Comm_dup, deleted when a communicator goes
-// and, for the predefined ones, at MPI_Finalize.
+// Attributes following their objects: copied on a dup, deleted when the object goes and, for
+// the predefined communicators, at MPI_Finalize.
 #include "mpi/attributes/attribute_hooks.h"
 
 #include "mpi/attributes/attribute_cache.h"
@@ -7,9 +7,9 @@
 
 namespace plexus::mpi {
 
-int attributes_copy(Comm *from, Comm *to) {
+int attributes_copy(AttributeHost from, AttributeHost to) {
     // A snapshot: the callbacks may call MPI on from.
-    const std::vector<AttributeStore::Entry> entries = from->attributes.entries;
+    const std::vector<AttributeStore::Entry> entries = from.store->entries;
     for (const auto &e : entries) {
         void *value = nullptr;
         int flag = 0;
@@ -20,20 +20,20 @@ int attributes_copy(Comm *from, Comm *to) {
             return rc;
         }
         if (!flag) continue;
-        to->attributes.entries.push_back({e.keyval, value});
+        to.store->entries.push_back({e.keyval, value});
         keyvals().retain(e.keyval);
     }
     return MPI_SUCCESS;
 }
 
-int attributes_delete_all(Comm *comm) {
+int attributes_delete_all(AttributeHost host) {
     int first_error = MPI_SUCCESS;
-    auto &entries = comm->attributes.entries;
+    auto &entries = host.store->entries;
     // Latest first; each entry leaves the store before its callback, which may call MPI.
     while (!entries.empty()) {
         const AttributeStore::Entry e = entries.back();
         entries.pop_back();
-        const int rc = run_delete_callback(comm, e.keyval, e.value);
+        const int rc = run_delete_callback(host, e.keyval, e.value);
         if (rc != MPI_SUCCESS && first_error == MPI_SUCCESS) first_error = rc;
         keyvals().release(e.keyval);
     }

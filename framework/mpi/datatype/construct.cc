@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "mpi/attributes/attribute_store.h"
 #include "mpi/datatype/derived_type.h"
 #include "mpi/datatype/loop_build.h"
 
@@ -17,6 +18,11 @@ public:
     // copies of c at displacements between lo and hi (the lowest and the highest placement).
     void add(const Datatype &c, size_t copies, ptrdiff_t lo, ptrdiff_t hi) {
         if (copies == 0) return;
+        if (c.marker) {  // MPI_LB at the lowest placement or MPI_UB at the highest, nothing else
+            if (c.sticky_lb) merge(sticky_lb_, lo, true);
+            else merge(sticky_ub_, hi, false);
+            return;
+        }
         size_ += copies * c.size;
         elements_ += copies * elements_per_item(c);
         align_ = std::max(align_, c.align);
@@ -43,7 +49,8 @@ public:
         t.sticky_lb = sticky_lb_.set;
         t.sticky_ub = sticky_ub_.set;
         t.lb = sticky_lb_.set ? sticky_lb_.v : lb_.set ? lb_.v : 0;
-        const ptrdiff_t ub = sticky_ub_.set ? sticky_ub_.v : ub_.set ? ub_.v : 0;
+        // No upper bound at all (only MPI_LB markers): the extent is 0.
+        const ptrdiff_t ub = sticky_ub_.set ? sticky_ub_.v : ub_.set ? ub_.v : t.lb;
         t.extent = ub - t.lb;
         if (pad && !sticky_ub_.set && t.extent > 0 && t.extent % ptrdiff_t(align_) != 0)
             t.extent += ptrdiff_t(align_) - t.extent % ptrdiff_t(align_);
@@ -93,7 +100,9 @@ Datatype *new_type(Combiner combiner, std::vector<int> ints, std::vector<MPI_Ain
 
 void destroy(Datatype *t) {
     for (Datatype *c : t->derived->types) datatype_release(c);
+    if (t->derived->equivalent) datatype_release(t->derived->equivalent);
     delete t->derived;
+    delete t->attributes;  // emptied by MPI_Type_free's delete callbacks; a type made inside has none
     t->magic = 0;
     delete t;
 }
@@ -210,6 +219,21 @@ Datatype *make_dup(Datatype *old) {
     t->sticky_lb = old->sticky_lb;
     t->sticky_ub = old->sticky_ub;
     if (old->committed) commit(t);
+    return t;
+}
+
+Datatype *make_equivalent(Combiner combiner, std::vector<int> ints, Datatype *old, Datatype *equivalent) {
+    Datatype *t = new_type(combiner, std::move(ints), {}, {old});
+    datatype_retain(equivalent);
+    free_handle(equivalent);  // the new type's reference is now the only one
+    t->derived->equivalent = equivalent;
+    Layout l;
+    l.add(*equivalent, 1, 0, 0);
+    l.finish(*t, false);
+    t->lb = equivalent->lb;
+    t->extent = equivalent->extent;
+    t->sticky_lb = equivalent->sticky_lb;
+    t->sticky_ub = equivalent->sticky_ub;
     return t;
 }
 

@@ -5,6 +5,8 @@
 // largest alignment of its basic types when no ub marker sets it.
 #pragma once
 
+#include <vector>
+
 #include "mpi/datatype.h"
 
 namespace plexus::mpi {
@@ -19,6 +21,10 @@ Datatype *make_struct(int count, const int blocklengths[], const MPI_Aint displa
 Datatype *make_resized(Datatype *old, MPI_Aint lb, MPI_Aint extent);
 // A copy with the same type map and committed state (MPI_Type_dup).
 Datatype *make_dup(Datatype *old);
+// A type reported as made by `combiner` with these arguments (MPI_Type_get_contents) whose type
+// map is that of `equivalent`, a type built of the constructors above; takes over the handle of
+// `equivalent` (subarray and darray: datatype/subarray.h, darray.h).
+Datatype *make_equivalent(Combiner combiner, std::vector<int> ints, Datatype *old, Datatype *equivalent);
 
 // MPI_Type_commit: builds the program that packs it (nothing to do for predefined or committed types).
 void commit(Datatype *t);

@@ -23,6 +23,10 @@ struct DerivedType {
     std::vector<int> ints;
     std::vector<MPI_Aint> aints;
     std::vector<Datatype *> types;  // each retained while this type exists
+    // Subarray and darray types: the same type map made of the other constructors (hindexed,
+    // hvector, resized ...), retained. Bounds, elements and the loop program come from it;
+    // ints/types above stay what MPI_Type_get_contents reports.
+    Datatype *equivalent = nullptr;
 
     size_t elements = 0;                // basic elements per item
     const Datatype *basic = nullptr;    // the single predefined type it is made of, if any

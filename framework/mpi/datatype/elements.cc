@@ -30,6 +30,10 @@ std::vector<ChildRun> child_runs(const Datatype &t) {
         case Combiner::Resized:
             runs.push_back({1, d.types[0]});
             break;
+        case Combiner::Subarray:
+        case Combiner::Darray:
+            runs.push_back({1, d.equivalent});
+            break;
         case Combiner::Named:
             break;
     }

@@ -53,6 +53,9 @@ private:
             case Combiner::Dup:
             case Combiner::Resized:
                 return lower(old);
+            case Combiner::Subarray:
+            case Combiner::Darray:
+                return lower(*d.equivalent);
             case Combiner::Contiguous:
                 return vector(size_t(ints[0]), ext, lower(old));
             case Combiner::Vector:

@@ -45,4 +45,20 @@ int check_newtype(const char *function, const MPI_Datatype *newtype) {
     return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG, "%s: newtype is NULL (where the new datatype goes)", function);
 }
 
+int check_order(const char *function, int order) {
+    if (order == MPI_ORDER_C || order == MPI_ORDER_FORTRAN) return MPI_SUCCESS;
+    return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG, "%s: invalid order %d: MPI_ORDER_C or MPI_ORDER_FORTRAN",
+                         function, order);
+}
+
+int check_array_extent(const char *function, int ndims, const int sizes[], const Datatype *old, const char *name) {
+    MPI_Aint extent = old->extent < 0 ? -old->extent : old->extent;
+    for (int i = 0; i < ndims; ++i)
+        if (__builtin_mul_overflow(extent, MPI_Aint(sizes[i]), &extent))
+            return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG,
+                                 "%s: the array (%s times the extent of oldtype) is larger than an MPI_Aint holds",
+                                 function, name);
+    return MPI_SUCCESS;
+}
+
 }  // namespace plexus::mpi

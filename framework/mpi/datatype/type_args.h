@@ -20,5 +20,9 @@ int check_array(const char *function, const void *array, int count, const char *
 int check_newtype(const char *function, const MPI_Datatype *newtype);
 // Every blocklengths[i] >= 0.
 int check_blocklengths(const char *function, int count, const int blocklengths[]);
+// MPI_ORDER_C or MPI_ORDER_FORTRAN (MPI_ERR_ARG).
+int check_order(const char *function, int order);
+// An array of sizes[] elements of old (subarray, darray) whose extent an MPI_Aint holds (MPI_ERR_ARG).
+int check_array_extent(const char *function, int ndims, const int sizes[], const Datatype *old, const char *name);
 
 }  // namespace plexus::mpi

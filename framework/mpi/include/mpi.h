@@ -92,6 +92,19 @@ typedef struct MPI_Status {
 #define MPI_COMBINER_F90_INTEGER 17
 #define MPI_COMBINER_RESIZED 18
 
+/* MPI_Type_create_subarray / darray: storage order, distributions, the default argument. */
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+
+/* MPI_Type_match_size. */
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
+
 /* The send buffer of a collective that works in the receive buffer (the value of
  * PLEXUS_COLL_IN_PLACE in plexus/coll.h). */
 #define MPI_IN_PLACE ((void *)1)
@@ -260,6 +273,8 @@ PLEXUS_MPI_DATATYPE(long_int)
 PLEXUS_MPI_DATATYPE(2int)
 PLEXUS_MPI_DATATYPE(short_int)
 PLEXUS_MPI_DATATYPE(long_double_int)
+PLEXUS_MPI_DATATYPE(lb)
+PLEXUS_MPI_DATATYPE(ub)
 #undef PLEXUS_MPI_DATATYPE
 
 #define MPI_DATATYPE_NULL ((MPI_Datatype)0)
@@ -302,6 +317,9 @@ PLEXUS_MPI_DATATYPE(long_double_int)
 #define MPI_2INT (&plexus_mpi_2int)
 #define MPI_SHORT_INT (&plexus_mpi_short_int)
 #define MPI_LONG_DOUBLE_INT (&plexus_mpi_long_double_int)
+/* MPI-1's bound markers (in MPI-2.2, removed in MPI-3): a lower or upper bound, no data. */
+#define MPI_LB (&plexus_mpi_lb)
+#define MPI_UB (&plexus_mpi_ub)
 
 /* ------------------------------------------------------------------ callbacks */
 typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *errorcode, ...);
@@ -321,6 +339,20 @@ int plexus_mpi_comm_null_delete_fn(MPI_Comm comm, int comm_keyval, void *attribu
 #define MPI_COMM_NULL_COPY_FN plexus_mpi_comm_null_copy_fn
 #define MPI_COMM_DUP_FN plexus_mpi_comm_dup_fn
 #define MPI_COMM_NULL_DELETE_FN plexus_mpi_comm_null_delete_fn
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval,
+                                          void *attribute_val, void *extra_state);
+/* As for communicators: no copy on MPI_Type_dup, copy the value, no action on delete. */
+int plexus_mpi_type_null_copy_fn(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                 void *attribute_val_in, void *attribute_val_out, int *flag);
+int plexus_mpi_type_dup_fn(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                           void *attribute_val_in, void *attribute_val_out, int *flag);
+int plexus_mpi_type_null_delete_fn(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                                   void *extra_state);
+#define MPI_TYPE_NULL_COPY_FN plexus_mpi_type_null_copy_fn
+#define MPI_TYPE_DUP_FN plexus_mpi_type_dup_fn
+#define MPI_TYPE_NULL_DELETE_FN plexus_mpi_type_null_delete_fn
 
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 
@@ -447,6 +479,40 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
                MPI_Datatype datatype, MPI_Comm comm);
 int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
 int MPI_Get_address(const void *location, MPI_Aint *address);
+int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                             const int array_of_starts[], int order, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                           const int array_of_distribs[], const int array_of_dargs[],
+                           const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                           MPI_Datatype *newtype);
+/* "external32" (MPI-2.2 13.5.2): big-endian, the sizes of table 13.2. */
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                      void *outbuf, MPI_Aint outsize, MPI_Aint *position);
+int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                        MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
+int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                           MPI_Aint *size);
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+/* Attributes cached on datatypes. */
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                           MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
+                           void *extra_state);
+int MPI_Type_free_keyval(int *type_keyval);
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+/* The MPI-1 names (deprecated since MPI-2.0, removed in MPI-3.0). */
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype);
+int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                      MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                    MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int MPI_Address(void *location, MPI_Aint *address);
 
 /* ------------------------------------------------------------------ point-to-point */
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
