@@ -1,7 +1,7 @@
 /* Pack/unpack throughput of derived datatypes (bench/datatype/README.md): for vector types
  * (blocks of 1, 8, 64 and 1024 doubles, stride twice the block), an indexed type with a
- * fixed-seed random pattern of block lengths and gaps, and an indexed_block type with random
- * gaps, each built as one item of S bytes of data (S = 64 B ... 16 MiB), rank 0 times
+ * fixed-seed random pattern of block lengths and gaps, an indexed_block type with random
+ * gaps, and the two strided faces of a 3-D array (MPI_Type_create_subarray), each built as one item of S bytes of data (S = 64 B ... 16 MiB), rank 0 times
  *   pack:     MPI_Pack of the item into a contiguous buffer,
  *   unpack:   MPI_Unpack of that buffer back into the layout,
  * and ranks 0 and 1 time
@@ -107,9 +107,26 @@ static int make_type(const char *kind, size_t bytes, MPI_Datatype *t, size_t *sp
         MPI_OK(MPI_Type_create_indexed_block(count, 4, disp, MPI_DOUBLE, t));
         *span = (size_t)at;
         free(disp);
+    } else if (strcmp(kind, "face_x") == 0 || strcmp(kind, "face_y") == 0) {
+        /* A 2-D face of a 3-D array of doubles (C order, dims Z x Y x X) as a halo exchange
+         * sends it: face_x = Z x Y x 1 (single doubles X apart), face_y = Z x 1 x X (rows of X
+         * doubles, Y * X apart). The face holds n doubles (n = 2^k: Z = 2^(k/2), the other side
+         * n / Z); the third dimension is 32 deep, so the array is 32 n doubles: faces above
+         * 2 MiB (a 64 MiB array) are skipped. */
+        if (n < 4 || (n & (n - 1)) != 0 || (size_t)n * 32 > ((size_t)8 << 20))
+            return 0;
+        int k = 0;
+        while ((1 << k) < n)
+            ++k;
+        int z = 1 << (k / 2), side = n / z, x_face = kind[5] == 'x';
+        int sizes[3] = {z, x_face ? side : 32, x_face ? 32 : side};
+        int subsizes[3] = {z, x_face ? side : 1, x_face ? 1 : side};
+        int starts[3] = {0, x_face ? 0 : 30, x_face ? 30 : 0}; /* the last interior plane */
+        MPI_OK(MPI_Type_create_subarray(3, sizes, subsizes, starts, MPI_ORDER_C, MPI_DOUBLE, t));
+        *span = (size_t)n * 32;
     } else {
         die("unknown type kind (valid: vector1, vector8, vector64, vector1024, indexed, "
-            "indexed_block)");
+            "indexed_block, face_x, face_y)");
     }
     MPI_OK(MPI_Type_commit(t));
     return 1;
@@ -290,7 +307,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     int quick = 0, runs = 0;
     size_t max_size = (size_t)16 << 20, min_size = 64;
-    const char *types = "vector1,vector8,vector64,vector1024,indexed,indexed_block";
+    const char *types = "vector1,vector8,vector64,vector1024,indexed,indexed_block,face_x,face_y";
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--quick") == 0)
             quick = 1;
@@ -304,7 +321,7 @@ int main(int argc, char **argv)
             types = argv[++i];
         else
             die("usage: pack_bench [--quick] [--runs R] [--max-size BYTES] [--min-size BYTES] "
-                "[--types vector1,vector8,vector64,vector1024,indexed,indexed_block]");
+                "[--types vector1,vector8,vector64,vector1024,indexed,indexed_block,face_x,face_y]");
     }
     if (runs <= 0)
         runs = quick ? 3 : 7;

@@ -7,21 +7,24 @@
 # RESULTS_DIR/datatype.png (one panel per operation and type family).
 #
 # usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl plexus,openmpi,mpich] [--timeout SECONDS]
+#               [--types vector1,...,face_x,face_y]
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
-usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl plexus,openmpi,mpich] [--timeout SECONDS]"
+usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl plexus,openmpi,mpich] [--timeout SECONDS] [--types LIST]"
 [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "run.sh: build directory '$1' does not exist" >&2; exit 2; }
 results=$2
 shift 2
 quick=0 impls=plexus,openmpi,mpich run_timeout=''
+types="vector1 vector8 vector64 vector1024 indexed indexed_block face_x face_y"
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
     --impl) impls=${2:?--impl wants a list such as plexus,openmpi,mpich}; shift ;;
     --timeout) run_timeout=${2:?--timeout wants seconds}; shift ;;
+    --types) types=${2:?--types wants a list such as face_x,face_y}; types=${types//,/ }; shift ;;
     *) echo "run.sh: unknown option '$1'" >&2; echo "$usage" >&2; exit 2 ;;
   esac
   shift
@@ -78,7 +81,6 @@ done
 
 # One run per implementation per type, interleaved, so a slow phase of a shared machine hits
 # all of them alike.
-types="vector1 vector8 vector64 vector1024 indexed indexed_block"
 data="$work/data.tsv"
 : >"$data"
 for type in $types; do
@@ -131,9 +133,9 @@ awk -v impls="$active" '
 if command -v gnuplot >/dev/null; then
   plot="$work/plot.gp"
   {
-    echo "set terminal pngcairo size 1800,1500 font ',9'"
+    echo "set terminal pngcairo size 2400,1500 font ',9'"
     echo "set output '$results/datatype.png'"
-    echo "set multiplot layout 3,6 title 'Derived datatypes: MB/s of packed data (2 ranks, median run)'"
+    echo "set multiplot layout 3,8 title 'Derived datatypes: MB/s of packed data (2 ranks, median run)'"
     echo "set logscale xy; set grid; set key bottom right; set xlabel 'packed bytes'"
     for op in pack unpack sendrecv; do
       for type in $types; do
