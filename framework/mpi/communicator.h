@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,9 @@
 
 namespace plexus::mpi::coll {
 struct CommState;
+}
+namespace plexus::mpi::topo {
+struct Topology;
 }
 
 struct plexus_mpi_comm_s {
@@ -36,6 +40,9 @@ struct plexus_mpi_comm_s {
     // The COLL framework's state (coll/coll_state.h): hints, and the modules and dispatch chains
     // made at the first collective call; null until the communicator is used for either.
     plexus::mpi::coll::CommState *coll = nullptr;
+    // The process topology (topo/topology.h: Cartesian, graph or distributed graph), or null.
+    // Immutable, so MPI_Comm_dup shares it.
+    std::shared_ptr<const plexus::mpi::topo::Topology> topo;
 
     int size() const { return static_cast<int>(local_procs.size()); }
     int remote_size() const { return static_cast<int>(remote_procs.size()); }

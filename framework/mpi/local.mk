@@ -45,6 +45,7 @@ framework_mpi_libmpi_la_SOURCES += \
 
 include framework/mpi/datatype/local.mk
 include framework/mpi/comm/local.mk
+include framework/mpi/topo/local.mk
 include framework/mpi/attributes/local.mk
 include framework/mpi/info/local.mk
 include framework/mpi/op/local.mk

@@ -29,6 +29,7 @@ int comm_dup(Comm *comm, Comm **out) {
                                          " returned error " + std::to_string(rc) + "; the duplicate was not made");
     }
     coll::copy_hints(comm, dup);
+    dup->topo = comm->topo;  // topologies are immutable: the duplicate shares its parent's
     build::publish(dup, out);
     return MPI_SUCCESS;
 }
