@@ -9,7 +9,13 @@
 
 static int dl_checks;
 
-/* The call failed with class `want` and its error string contains `needle`. */
+/* The call failed with class `want` and (under Plexus: other implementations word their
+ * messages their own way) its error string contains `needle`. */
+#ifdef PLEXUS_MPI
+#define DL_NAMES_ARGUMENT 1
+#else
+#define DL_NAMES_ARGUMENT 0
+#endif
 #define CHECK_ERR(call, want, needle)                                                             \
     do {                                                                                          \
         int dl_rc_ = (call);                                                                      \
@@ -17,8 +23,8 @@ static int dl_checks;
         char dl_text_[MPI_MAX_ERROR_STRING];                                                      \
         int dl_len_ = 0;                                                                          \
         MPI_Error_string(dl_rc_, dl_text_, &dl_len_);                                             \
-        CHECK(strstr(dl_text_, (needle)) != NULL, "%s: the message \"%s\" does not name %s",      \
-              #call, dl_text_, (needle));                                                         \
+        CHECK(!DL_NAMES_ARGUMENT || strstr(dl_text_, (needle)) != NULL,                           \
+              "%s: the message \"%s\" does not name %s", #call, dl_text_, (needle));              \
         ++dl_checks;                                                                              \
     } while (0)
 
@@ -46,6 +52,9 @@ static inline void dl_same_layout(MPI_Datatype t, MPI_Datatype ref, int count, c
     CHECK(size == rsize && (size == 0 || (tlb == rtlb && text == rtext)),
           "%s: size %d true lb/extent %td/%td, the reference's %d %td/%td", what, size, tlb, text,
           rsize, rtlb, rtext);
+    ++dl_checks;
+    if (size == 0) /* nothing to pack; true bounds of empty types differ between implementations */
+        return;
     /* The data lies in [true_lb, true_lb + true_extent] of each item, items ext apart. */
     MPI_Aint step = ext < 0 ? -ext : ext;
     MPI_Aint below = (tlb < 0 ? -tlb : 0) + (ext < 0 ? (MPI_Aint)(count - 1) * step : 0);
@@ -62,7 +71,6 @@ static inline void dl_same_layout(MPI_Datatype t, MPI_Datatype ref, int count, c
     free(src);
     free(a);
     free(b);
-    ++dl_checks;
 }
 
 /* One item of t over an int array of `total` elements (value = index) packs exactly the

@@ -203,9 +203,11 @@ static void misuse(void)
     int big_sub[] = {5, 3};
     CHECK_ERR(MPI_Type_create_subarray(2, sizes, big_sub, starts, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG,
               "array_of_subsizes[0]");
+#ifdef PLEXUS_MPI /* MPI-2.2 makes a subsize of 0 erroneous; MPICH 4.0 accepts it (an empty type) */
     int zero_sub[] = {2, 0};
     CHECK_ERR(MPI_Type_create_subarray(2, sizes, zero_sub, starts, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG,
               "array_of_subsizes[1]");
+#endif
     int zero_size[] = {0, 5};
     CHECK_ERR(MPI_Type_create_subarray(2, zero_size, sub, starts, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG,
               "array_of_sizes[0]");
