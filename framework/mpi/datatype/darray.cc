@@ -9,12 +9,13 @@
 #include "mpi/datatype/subarray.h"
 
 namespace plexus::mpi {
+namespace {
 
-int darray_block_size(int gsize, int darg, int psize) {
+// The block of a dimension under MPI_DISTRIBUTE_BLOCK: darg, or by default the array divided as
+// evenly as blocks allow, ceil(gsize / psize).
+int block_size(int gsize, int darg, int psize) {
     return darg == MPI_DISTRIBUTE_DFLT_DARG ? (gsize + psize - 1) / psize : darg;
 }
-
-namespace {
 
 // One block of n elements of t (each ext bytes) starting at element `first`, in a dimension of
 // gsize elements. Consumes nothing: t stays the caller's.
@@ -22,9 +23,10 @@ Datatype *block_dimension(Datatype *t, MPI_Aint ext, int gsize, MPI_Aint first, 
     return place_and_resize(make_contiguous(n, t), first * ext, gsize * ext);
 }
 
+// This process's block of the dimension; the last processes may have a short one or none.
 Datatype *block(Datatype *t, MPI_Aint ext, int gsize, int darg, int psize, int coord) {
-    const int b = darray_block_size(gsize, darg, psize);
-    const long long first = (long long)coord * b;
+    const int b = block_size(gsize, darg, psize);
+    const long long first = static_cast<long long>(coord) * b;
     const int n = first >= gsize ? 0 : int(std::min<long long>(b, gsize - first));
     return block_dimension(t, ext, gsize, first < gsize ? first : 0, n);
 }

@@ -17,10 +17,6 @@ Datatype *make_subarray(int ndims, const int sizes[], const int subsizes[], cons
 Datatype *make_darray(int size, int rank, int ndims, const int gsizes[], const int distribs[], const int dargs[],
                       const int psizes[], int order, Datatype *old);
 
-// The block of a dimension under MPI_DISTRIBUTE_BLOCK with darg (MPI_DISTRIBUTE_DFLT_DARG: the
-// array divided as evenly as blocks allow): ceil(gsize / psize) or darg.
-int darray_block_size(int gsize, int darg, int psize);
-
 // t placed at disp bytes and resized to lb 0 and extent (the markers of both layouts); takes
 // over t's handle.
 Datatype *place_and_resize(Datatype *t, MPI_Aint disp, MPI_Aint extent);
