@@ -70,6 +70,10 @@ int SmModule::open(plexus_reason_t *why) {
         set_reason(why, "needs host API 1.3 (shm services)");
         return PLEXUS_ERR_NOT_AVAILABLE;
     }
+    // A threshold the user chose says "single copy from here on": the default limit is not theirs.
+    if (sdk::param_is_set(host_, "btl_sm_single_copy_threshold", sdk::IfUnknown::user_set) &&
+        !sdk::param_is_set(host_, "btl_sm_single_copy_limit", sdk::IfUnknown::user_set))
+        params_.single_copy_limit = 0;
     if (std::string bad = validate_sm_params(params_); !bad.empty()) {
         host_->log(self_, PLEXUS_LOG_ERROR, "%s", bad.c_str());
         set_reason(why, bad);
@@ -96,7 +100,9 @@ int SmModule::open(plexus_reason_t *why) {
         cma_ = shm_->single_copy_available(&off) == 1;
         if (!cma_) host_->log(self_, PLEXUS_LOG_DECISION, "single copy off: %s", off.text);
     }
-    rdma_threshold_ = single_copy_threshold_for(job);
+    const SingleCopyWindow window = single_copy_window_for(job);
+    rdma_threshold_ = window.threshold;
+    rdma_limit_ = window.limit;
     if (!create_segment(why)) return PLEXUS_ERR_NOT_AVAILABLE;
     probe_word_ = random_word();
     Card card{};
@@ -166,23 +172,24 @@ bool SmModule::create_segment(plexus_reason_t *why) {
     return true;
 }
 
-// Where ranks outnumber CPUs, the pipelined copy through fragments waits for sender and receiver
-// to share the CPUs, and a single copy lets the receiver pull a whole message while the sender
-// is off the CPU; but a single copy pins every page of the sender's buffer, which costs about
-// twice the copy itself here. How early a single copy pays depends on how crowded the node is
+// Where every rank has a CPU, fragments pay below 32 KiB (a single copy's syscall and page
+// pinning cost more than the second copy) and above a few MiB (two processes copy at once, the
+// small fragment ring stays in cache); a single copy wins between (README, "Measurements behind
+// the defaults"). Where ranks outnumber CPUs, the pipelined copy waits for sender and receiver to
+// share the CPUs while a single copy lets the receiver pull a whole message with the sender off
+// the CPU: how early that pays depends on how crowded the node is
 // (oversubscribed_single_copy_from; README, "Oversubscribed nodes"), unless the user set it.
-uint64_t SmModule::single_copy_threshold_for(const plexus_job_info_t &job) const {
-    if (!cma_ || !job.oversubscribed) return params_.single_copy_threshold;
+SingleCopyWindow SmModule::single_copy_window_for(const plexus_job_info_t &job) const {
+    const SingleCopyWindow configured{params_.single_copy_threshold, params_.single_copy_limit};
+    if (!cma_ || !job.oversubscribed) return configured;
     // A host that cannot say whether the user set it: take the value as the user's.
-    if (sdk::param_is_set(host_, "btl_sm_single_copy_threshold", sdk::IfUnknown::user_set))
-        return params_.single_copy_threshold;
-    const uint64_t threshold =
-        oversubscribed_single_copy_from(params_.single_copy_threshold, job.local_size, job.cpus_online);
+    if (sdk::param_is_set(host_, "btl_sm_single_copy_threshold", sdk::IfUnknown::user_set)) return configured;
+    const uint64_t threshold = oversubscribed_single_copy_from(job.local_size, job.cpus_online);
     host_->log(self_, PLEXUS_LOG_DECISION,
-               "%u local ranks on %u CPUs: single copy from %llu bytes on, not from "
-               "btl_sm_single_copy_threshold's default",
+               "%u local ranks on %u CPUs: single copy from %llu bytes on, with no limit, not "
+               "btl_sm_single_copy_threshold's and _limit's defaults",
                job.local_size, job.cpus_online, static_cast<unsigned long long>(threshold));
-    return threshold;
+    return {threshold, 0};
 }
 
 void SmModule::fill_api() {
@@ -199,6 +206,7 @@ void SmModule::fill_api() {
     m.eager_limit = params_.eager_limit;
     m.max_send_size = params_.max_send_size;
     m.rdma_threshold = cma_ ? rdma_threshold_ : 0;
+    m.rdma_limit = rdma_limit_;
     m.max_rdma_size = 0;
     handle_.self = this;
 }

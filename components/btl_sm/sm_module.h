@@ -130,7 +130,7 @@ private:
     void maybe_unlink();
     bool create_segment(plexus_reason_t *why);
     void fill_api();
-    uint64_t single_copy_threshold_for(const plexus_job_info_t &job) const;
+    SingleCopyWindow single_copy_window_for(const plexus_job_info_t &job) const;
 
     // ---- hot: progress and send ----
     std::vector<InBox> in_boxes_;
@@ -161,7 +161,8 @@ private:
     uint32_t rank_ = 0;
     uint32_t expected_attachers_ = 0;
     bool cma_ = false;  // single_copy=cma and the kernel allows it
-    uint64_t rdma_threshold_ = 0;  // single_copy_threshold, or lower on an oversubscribed node
+    uint64_t rdma_threshold_ = 0;  // single_copy_threshold, or its oversubscribed value
+    uint64_t rdma_limit_ = 0;      // single_copy_limit, or 0 (none) on an oversubscribed node
     bool cma_failure_logged_ = false;
     int64_t single_copy_until_ns_ = 0;  // rdma_threshold lowered after a stall until then (0: not)
     int64_t stall_hold_ns_ = kStallHoldNs;  // how long, doubled while stalls keep coming back

@@ -38,12 +38,18 @@ int register_sm_params(const plexus_host_api_t *host, const plexus_component_t *
                    "process_vm_readv/writev; peers where the kernel forbids it fall back to copies "
                    "through shared fragments) or none. Default cma.",
                    3),
-        size_param("single_copy_threshold", &p->single_copy_threshold, "16m",
-                   "Payloads of at least this many bytes go by single copy (rdma_threshold) when "
-                   "btl_sm_single_copy is cma and works; smaller rendezvous messages are pipelined "
-                   "through fragments, which both processes copy at once (faster wherever both have a "
-                   "core). Left at its default on a node that runs more ranks of the job than it has "
-                   "CPUs, payloads from 1m on go by single copy instead. At least 1. Default 16m.",
+        size_param("single_copy_threshold", &p->single_copy_threshold, "32k",
+                   "Payloads of at least this many bytes (and at most btl_sm_single_copy_limit) go by "
+                   "single copy (rdma_threshold) when btl_sm_single_copy is cma and works; smaller "
+                   "rendezvous messages are pipelined through fragments. Left at its default on a node "
+                   "that runs more ranks of the job than it has CPUs, single copy from 4m (1m from 4 "
+                   "ranks per CPU) on instead, with no limit. At least 1. Default 32k.",
+                   4),
+        size_param("single_copy_limit", &p->single_copy_limit, "2m",
+                   "Payloads larger than this go by fragments again, which both processes copy at once "
+                   "(faster than a single copy from a few MiB on wherever both have a core); 0: no "
+                   "limit. Not applied on an oversubscribed node, nor when btl_sm_single_copy_threshold "
+                   "is set and this is not. Default 2m.",
                    4),
         int_param("free_list_num", &p->free_list_num, "64",
                   "Eager-size fragments in this process's segment (messages on the FIFO path in "
@@ -85,6 +91,10 @@ std::string validate_sm_params(const SmParams &p) {
     if (p.max_send_size > 16 * 1024 * 1024)
         return "btl_sm_max_send_size is " + size_text(p.max_send_size) + "; valid: from btl_sm_eager_limit to 16m";
     if (p.single_copy_threshold < 1) return "btl_sm_single_copy_threshold is 0 bytes; valid: 1 byte or more";
+    if (p.single_copy_limit != 0 && p.single_copy_limit < p.single_copy_threshold)
+        return "btl_sm_single_copy_limit is " + size_text(p.single_copy_limit) +
+               ", below btl_sm_single_copy_threshold (" + size_text(p.single_copy_threshold) +
+               "); valid: 0 (no limit) or at least the threshold";
     if (!is_power_of_two(static_cast<uint64_t>(p.fifo_size)))
         return "btl_sm_fifo_size is " + std::to_string(p.fifo_size) + "; valid: a power of two from 64 to 65536";
     return "";
@@ -93,9 +103,9 @@ std::string validate_sm_params(const SmParams &p) {
 // The pipelined copy through fragments needs sender and receiver on a CPU at once. At 2-3 ranks
 // per CPU a fragment rarely waits long for its peer, and pinning the pages for a single copy costs
 // more than the second copy up to 4 MiB; from 4 ranks per CPU the waits dominate from 1 MiB.
-uint64_t oversubscribed_single_copy_from(uint64_t configured, uint32_t local_size, uint32_t cpus) {
+uint64_t oversubscribed_single_copy_from(uint32_t local_size, uint32_t cpus) {
     const bool crowded = cpus == 0 || local_size >= uint64_t{kCrowdedRanksPerCpu} * cpus;
-    return std::min(configured, crowded ? kCrowdedSingleCopyFrom : kOversubscribedSingleCopyFrom);
+    return crowded ? kCrowdedSingleCopyFrom : kOversubscribedSingleCopyFrom;
 }
 
 }  // namespace plexus::btl_sm

@@ -13,22 +13,31 @@ namespace plexus::btl_sm {
 enum SingleCopy : int { kSingleCopyCma = 0, kSingleCopyNone = 1 };  // index in the enum values
 
 // On a node with more ranks than CPUs, while single_copy_threshold is left at its default, single
-// copy from these payload sizes on (measured: see README.md, "Oversubscribed nodes"): from 4 MiB
-// up to kCrowdedRanksPerCpu ranks per CPU, from 1 MiB beyond.
+// copy from these payload sizes on, with no upper limit (measured: see README.md, "Oversubscribed
+// nodes"): from 4 MiB up to kCrowdedRanksPerCpu ranks per CPU, from 1 MiB beyond.
 inline constexpr uint64_t kOversubscribedSingleCopyFrom = 4 * 1024 * 1024;
 inline constexpr uint64_t kCrowdedSingleCopyFrom = 1024 * 1024;
 inline constexpr uint32_t kCrowdedRanksPerCpu = 4;
 
 // The single-copy threshold for local_size ranks on cpus CPUs (cpus 0: unknown, taken as crowded)
-// when the user left it at its default `configured`.
-uint64_t oversubscribed_single_copy_from(uint64_t configured, uint32_t local_size, uint32_t cpus);
+// when the user left it at its default.
+uint64_t oversubscribed_single_copy_from(uint32_t local_size, uint32_t cpus);
+
+// The single-copy window a module uses: [threshold, limit], limit 0 for none.
+struct SingleCopyWindow {
+    uint64_t threshold;
+    uint64_t limit;
+};
 
 struct SmParams {
     int64_t fastbox_threshold = 8;
     int64_t fastbox_max = 32;
     uint64_t fastbox_size = 32 * 1024;
     int single_copy = kSingleCopyCma;
-    uint64_t single_copy_threshold = 16 * 1024 * 1024;  // measured: see README.md
+    // Single copy for payloads from single_copy_threshold up to single_copy_limit (0: no limit);
+    // fragments below and above, where both processes copying at once is faster (README.md).
+    uint64_t single_copy_threshold = 32 * 1024;
+    uint64_t single_copy_limit = 2 * 1024 * 1024;
     // The core registers these for every BTL (btl_sm_eager_limit, btl_sm_max_send_size,
     // btl_sm_exclusivity); these are sm's own values, used unless the user sets them.
     uint64_t eager_limit = 32 * 1024;

@@ -29,7 +29,7 @@ void SmModule::note_no_fragment() {
     if (!stall_since_ns_) stall_since_ns_ = now;
     if (now - stall_since_ns_ < params_.single_copy_stall * 1000) return;
     const uint64_t lowered = std::min<uint64_t>(rdma_threshold_, params_.eager_limit);
-    if (handle_.api.rdma_threshold == lowered) {
+    if (single_copy_until_ns_) {  // already holding
         single_copy_until_ns_ = now + stall_hold_ns_;
         return;
     }
@@ -37,6 +37,7 @@ void SmModule::note_no_fragment() {
     stall_hold_ns_ = again ? std::min(2 * stall_hold_ns_, kStallHoldMaxNs) : kStallHoldNs;
     single_copy_until_ns_ = now + stall_hold_ns_;
     handle_.api.rdma_threshold = lowered;
+    handle_.api.rdma_limit = 0;  // a receiver that does not drain makes fragments slow at any size
     ++stall_switches_;
     host_->log(self_, PLEXUS_LOG_DETAIL,
                "no fragment drained for %lld us: rendezvous payloads from %llu bytes go by single copy for %lld ms",
@@ -50,6 +51,7 @@ void SmModule::end_stall_hold() {
     single_copy_until_ns_ = 0;
     stall_hold_ended_ns_ = now;
     handle_.api.rdma_threshold = rdma_threshold_;
+    handle_.api.rdma_limit = rdma_limit_;
     host_->log(self_, PLEXUS_LOG_DETAIL, "no stall for %lld ms: single copy from %llu bytes again",
                static_cast<long long>(stall_hold_ns_ / 1'000'000), static_cast<unsigned long long>(rdma_threshold_));
 }

@@ -29,6 +29,20 @@ TEST_F(PmlPair, WithoutSingleCopyLargeMessagesGoAsFragments) {
     EXPECT_EQ(b.btl.gets, 0);
 }
 
+// A BTL with a single-copy window (btl_sm: fragments faster again from a few MiB): get inside
+// it, fragments above rdma_limit, every byte delivered either way.
+TEST_F(PmlPair, SingleCopyOnlyInsideTheBtlsWindow) {
+    a.btl.module.rdma_limit = b.btl.module.rdma_limit = 16384;
+    transfer(16384, true);
+    EXPECT_EQ(b.btl.gets, 1) << "at the limit: get";
+    transfer(16385, true);
+    transfer(100000, false);
+    EXPECT_EQ(b.btl.gets, 1) << "above the limit: fragments";
+    a.btl.module.minor = b.btl.module.minor = 2;  // a 1.2 module has no limit
+    transfer(100000, true);
+    EXPECT_EQ(b.btl.gets, 2);
+}
+
 TEST_F(PmlPair, AFailingGetFallsBackToFragments) {
     b.btl.get_result = PLEXUS_ERR_UNREACH;
     transfer(50000, true);

@@ -84,9 +84,11 @@ int fake_bind(void *, size_t) {
 }
 // Where btl_sm_single_copy_threshold's value came from ("default", "cli", ...).
 std::string g_threshold_source = "default";
+std::string g_limit_source = "default";
 int fake_param_is_set(const char *name) {
-    if (std::string(name) != "btl_sm_single_copy_threshold") return PLEXUS_ERR_NOT_FOUND;
-    return g_threshold_source == "default" ? 0 : 1;
+    if (std::string(name) == "btl_sm_single_copy_threshold") return g_threshold_source == "default" ? 0 : 1;
+    if (std::string(name) == "btl_sm_single_copy_limit") return g_limit_source == "default" ? 0 : 1;
+    return PLEXUS_ERR_NOT_FOUND;
 }
 
 plexus_host_api_t make_host() {
@@ -144,6 +146,7 @@ protected:
         g_cards.clear();
         g_nspace = "testjob";
         g_threshold_source = "default";
+        g_limit_source = "default";
         g_oversubscribed = false;
         g_cpus = 2;
     }
@@ -512,6 +515,7 @@ protected:
         }
     }
     uint64_t threshold() { return ranks[0].api()->rdma_threshold; }
+    uint64_t limit() { return ranks[0].api()->rdma_limit; }
     static void sleep_us(int64_t us) { ::usleep(static_cast<useconds_t>(us)); }
 };
 
@@ -521,6 +525,7 @@ TEST_F(SmStallTest, FragmentsHeldPastTheBoundLowerTheThreshold) {
     sleep_us(25000);
     EXPECT_EQ(send(0, 1, "x"), PLEXUS_ERR_AGAIN);
     EXPECT_EQ(threshold(), SmParams{}.eager_limit);
+    EXPECT_EQ(limit(), 0u) << "stalled: single copy at every size";
     EXPECT_EQ(ranks[0].module->stall_switches(), 1u);
     EXPECT_EQ(send(0, 1, "x"), PLEXUS_ERR_AGAIN);
     EXPECT_EQ(ranks[0].module->stall_switches(), 1u) << "one switch per stall";
@@ -548,6 +553,7 @@ TEST_F(SmStallTest, TheThresholdComesBackAfterTheHold) {
     sleep_us(kStallHoldNs / 1000 + 10000);
     ASSERT_EQ(ranks[0].module->register_mem(buf, sizeof buf, &h), PLEXUS_SUCCESS);
     EXPECT_EQ(threshold(), SmParams{}.single_copy_threshold);
+    EXPECT_EQ(limit(), SmParams{}.single_copy_limit);
 }
 
 // A stall again soon after coming back: the machine is still busy, so the next hold is twice as
@@ -673,6 +679,7 @@ TEST_F(SmModuleTest, OversubscribedNodeUsesSingleCopyFromFourMebibytes) {
     const plexus_btl_module_t *m = ranks[0].api();
     ASSERT_TRUE(m->caps & PLEXUS_BTL_CAP_GET) << "CMA is expected to work on the test machine";
     EXPECT_EQ(m->rdma_threshold, kOversubscribedSingleCopyFrom);
+    EXPECT_EQ(m->rdma_limit, 0u) << "no upper limit where fragments wait for the CPU";
     EXPECT_EQ(kOversubscribedSingleCopyFrom, uint64_t{4} << 20);
 }
 
@@ -683,6 +690,7 @@ TEST_F(SmModuleTest, CrowdedNodeUsesSingleCopyFromOneMebibyte) {
     const plexus_btl_module_t *m = ranks[0].api();
     ASSERT_TRUE(m->caps & PLEXUS_BTL_CAP_GET) << "CMA is expected to work on the test machine";
     EXPECT_EQ(m->rdma_threshold, kCrowdedSingleCopyFrom);
+    EXPECT_EQ(m->rdma_limit, 0u);
     EXPECT_EQ(kCrowdedSingleCopyFrom, uint64_t{1} << 20);
 }
 
@@ -693,6 +701,33 @@ TEST_F(SmModuleTest, OversubscribedNodeKeepsAThresholdTheUserSet) {
     p.single_copy_threshold = 1 << 20;
     open_job(3, p);
     EXPECT_EQ(ranks[0].api()->rdma_threshold, uint64_t{1} << 20);
+    EXPECT_EQ(ranks[0].api()->rdma_limit, 0u) << "a threshold the user set means from there on";
+}
+
+// Every rank with a CPU: single copy between 32 KiB and 2 MiB, fragments below and above.
+TEST_F(SmModuleTest, IdleNodeUsesSingleCopyInAWindowOfSizes) {
+    open_job(2);
+    const plexus_btl_module_t *m = ranks[0].api();
+    ASSERT_TRUE(m->caps & PLEXUS_BTL_CAP_GET) << "CMA is expected to work on the test machine";
+    EXPECT_EQ(m->rdma_threshold, uint64_t{32} << 10);
+    EXPECT_EQ(m->rdma_limit, uint64_t{2} << 20);
+    EXPECT_TRUE(PLEXUS_BTL_RDMA_PAYS(m, size_t{1} << 20));
+    EXPECT_FALSE(PLEXUS_BTL_RDMA_PAYS(m, size_t{4} << 20));
+    EXPECT_FALSE(PLEXUS_BTL_RDMA_PAYS(m, size_t{16} << 10));
+}
+
+TEST_F(SmModuleTest, AThresholdTheUserSetAloneHasNoLimitAndBothSetKeepBoth) {
+    g_threshold_source = "cli";
+    SmParams p;
+    p.single_copy_threshold = 16 << 10;
+    open_job(2, p);
+    EXPECT_EQ(ranks[0].api()->rdma_threshold, uint64_t{16} << 10);
+    EXPECT_EQ(ranks[0].api()->rdma_limit, 0u);
+    ranks.clear();
+    g_limit_source = "env";
+    p.single_copy_limit = 8 << 20;
+    open_job(2, p);
+    EXPECT_EQ(ranks[0].api()->rdma_limit, uint64_t{8} << 20);
 }
 
 // The segment is bound to this process's NUMA node wherever the core can; a core without

@@ -131,21 +131,22 @@ TEST(SmParams, RefusesWhatTheRegistryCannotJudge) {
     p = SmParams{};
     p.single_copy_threshold = 0;
     expect_refused(p, "btl_sm_single_copy_threshold", "1 byte");
+    p = SmParams{};
+    p.single_copy_threshold = 4u << 20;
+    expect_refused(p, "btl_sm_single_copy_limit", "at least the threshold");
+    p.single_copy_limit = 0;  // no limit
+    EXPECT_EQ(validate_sm_params(p), "");
 }
 
-// Up to 3 ranks per CPU single copy from 4 MiB, from 4 ranks per CPU (or CPUs unknown) from 1 MiB;
-// a default below either stays.
+// Up to 3 ranks per CPU single copy from 4 MiB, from 4 ranks per CPU (or CPUs unknown) from 1 MiB.
 TEST(SmParams, OversubscribedSingleCopyFromFollowsRanksPerCpu) {
-    const uint64_t configured = SmParams{}.single_copy_threshold;
-    EXPECT_EQ(oversubscribed_single_copy_from(configured, 3, 2), uint64_t{4} << 20);
-    EXPECT_EQ(oversubscribed_single_copy_from(configured, 4, 2), uint64_t{4} << 20);
-    EXPECT_EQ(oversubscribed_single_copy_from(configured, 7, 2), uint64_t{4} << 20);
-    EXPECT_EQ(oversubscribed_single_copy_from(configured, 8, 2), uint64_t{1} << 20);
-    EXPECT_EQ(oversubscribed_single_copy_from(configured, 64, 2), uint64_t{1} << 20);
-    EXPECT_EQ(oversubscribed_single_copy_from(configured, 4, 1), uint64_t{1} << 20);
-    EXPECT_EQ(oversubscribed_single_copy_from(configured, 3, 0), uint64_t{1} << 20);
-    EXPECT_EQ(oversubscribed_single_copy_from(uint64_t{2} << 20, 3, 2), uint64_t{2} << 20);
-    EXPECT_EQ(oversubscribed_single_copy_from(512 * 1024, 8, 2), uint64_t{512} * 1024);
+    EXPECT_EQ(oversubscribed_single_copy_from(3, 2), uint64_t{4} << 20);
+    EXPECT_EQ(oversubscribed_single_copy_from(4, 2), uint64_t{4} << 20);
+    EXPECT_EQ(oversubscribed_single_copy_from(7, 2), uint64_t{4} << 20);
+    EXPECT_EQ(oversubscribed_single_copy_from(8, 2), uint64_t{1} << 20);
+    EXPECT_EQ(oversubscribed_single_copy_from(64, 2), uint64_t{1} << 20);
+    EXPECT_EQ(oversubscribed_single_copy_from(4, 1), uint64_t{1} << 20);
+    EXPECT_EQ(oversubscribed_single_copy_from(3, 0), uint64_t{1} << 20);
 }
 
 }  // namespace

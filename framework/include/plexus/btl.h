@@ -17,9 +17,10 @@ extern "C" {
 /* Interface version a btl component declares in its descriptor (framework_major/minor); a
  * component built for minor m loads into any core whose minor is >= m.
  * 1.0: descriptor only. 1.1: the data path (this module struct). 1.2: send_pack, a send whose
- * payload the upper layer packs straight into the transport's own buffer. */
+ * payload the upper layer packs straight into the transport's own buffer. 1.3: rdma_limit, the
+ * size above which fragments are faster again than get/put. */
 #define PLEXUS_BTL_MAJOR 1
-#define PLEXUS_BTL_MINOR 2
+#define PLEXUS_BTL_MINOR 3
 
 /* query() scope for btl: NULL (a BTL serves the whole process). The module it returns stays
  * valid until the component is closed. */
@@ -195,6 +196,14 @@ struct plexus_btl_module {
     int (*send_pack)(plexus_btl_module_t *m, plexus_btl_endpoint_t *ep, uint8_t tag, const void *hdr,
                      size_t hdr_len, plexus_btl_pack_fn_t pack, void *pack_ctx, size_t offset,
                      size_t payload_len);
+
+    /* ---- 1.3 (see PLEXUS_BTL_RDMA_LIMIT) ---- */
+
+    /* Payloads larger than this go by sends again although they are above rdma_threshold: where
+     * both processes copying fragments at once beats one process copying alone (shared memory,
+     * from a few MiB on), get/put pays only in a window of sizes. 0: no limit. The module may
+     * change it (and rdma_threshold) at any time; the upper layer reads both per message. */
+    size_t rdma_limit;
 };
 
 /* Whether module m (of any 1.x minor) offers send_pack: a 1.1 module's struct ends before it. */
@@ -202,6 +211,17 @@ struct plexus_btl_module {
     ((m)->minor >= 2 &&                                                                          \
      (m)->struct_size >= offsetof(plexus_btl_module_t, send_pack) + sizeof(void (*)(void)) &&   \
      (m)->send_pack != NULL)
+
+/* Module m's rdma_limit (0, no limit, for a module older than 1.3). */
+#define PLEXUS_BTL_RDMA_LIMIT(m)                                                                   \
+    (((m)->minor >= 3 && (m)->struct_size >= offsetof(plexus_btl_module_t, rdma_limit) + sizeof(size_t)) \
+         ? (m)->rdma_limit                                                                       \
+         : (size_t)0)
+
+/* Whether a payload of `bytes` goes by get/put on module m by m's own measure. */
+#define PLEXUS_BTL_RDMA_PAYS(m, bytes)                                                            \
+    ((m)->rdma_threshold > 0 && (bytes) >= (m)->rdma_threshold &&                                \
+     (PLEXUS_BTL_RDMA_LIMIT(m) == 0 || (bytes) <= PLEXUS_BTL_RDMA_LIMIT(m)))
 
 #ifdef __cplusplus
 }

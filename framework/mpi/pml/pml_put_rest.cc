@@ -27,9 +27,9 @@ void put_written(void *ctx, int status) {
 // current measure (a BTL whose receivers drain keeps its threshold above any pipelined size).
 bool Pml::Impl::receiver_stalled(Request *r, const BmlPeer &bp) const {
     const plexus_btl_module_t *btl = bp.rdma.btl;
-    if (!btl || !(btl->caps & PLEXUS_BTL_CAP_PUT) || !btl->put || !btl->rdma_threshold) return false;
+    if (!btl || !(btl->caps & PLEXUS_BTL_CAP_PUT) || !btl->put) return false;
     const size_t rest = r->pml.target - r->pml.offset;
-    if (rest < btl->rdma_threshold) return false;
+    if (!PLEXUS_BTL_RDMA_PAYS(btl, rest)) return false;
     mca::emit(PLEXUS_LOG_DETAIL, "pml",
               "receiver not draining fragments: the last " + std::to_string(rest) + " of " +
                   std::to_string(r->pml.target) + " bytes to process " + std::to_string(r->pml.proc) + " go by put");

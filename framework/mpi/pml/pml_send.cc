@@ -79,7 +79,7 @@ bool Pml::Impl::send_rts(Request *r, PeerState &p) {
     // A typed send goes by fragments packed one at a time (no get: its data has no one address),
     // unless its BTL cannot pack: then it is packed once, and the copy is offered like any buffer.
     if (r->typed && !r->pml.staging && !PLEXUS_BTL_HAS_SEND_PACK(btl) && !stage_payload(r, 0)) return false;
-    if (rdma.btl && r->bytes >= rdma.btl->rdma_threshold && !r->pml.rdma && payload_contiguous(r)) {
+    if (rdma.btl && PLEXUS_BTL_RDMA_PAYS(rdma.btl, r->bytes) && !r->pml.rdma && payload_contiguous(r)) {
         auto reg = std::make_unique<RdmaRegistration>();
         reg->btl = rdma.btl;
         if (rdma.btl->register_mem(rdma.btl, const_cast<uint8_t *>(contiguous_payload(r)), r->bytes, &reg->handle) ==
