@@ -32,6 +32,7 @@ bench: bench/progress_pingpong$(EXEEXT) $(bench_launch_deps)
 	$(MAKE) $(AM_MAKEFLAGS) bench-pt2pt
 	$(MAKE) $(AM_MAKEFLAGS) bench-datatype
 	$(MAKE) $(AM_MAKEFLAGS) bench-coll
+	$(MAKE) $(AM_MAKEFLAGS) bench-topology
 .PHONY: bench
 
 # Point-to-point latency, bandwidth and message rate of Plexus against Open MPI and MPICH
@@ -70,6 +71,7 @@ bench-pt2pt:
 .PHONY: bench-pt2pt
 include bench/datatype/local.mk
 include bench/coll/local.mk
+include bench/topology/local.mk
 
 # The runners' host probe (bench/lib/common.sh builds its own copy); built by make check so that
 # it keeps compiling, and tested with the runners' decisions.
