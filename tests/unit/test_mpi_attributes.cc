@@ -2,7 +2,9 @@
 // reused, alive while a handle or an attribute refers to them), set/replace/delete with their
 // delete callbacks counted, attributes_copy (flag decides, a failing callback's code comes back
 // and the copies made so far are deleted again), attributes_delete_all (latest first, each
-// once), the predefined callbacks and the predefined attributes without a runtime.
+// once), the predefined callbacks and the predefined attributes without a runtime; datatypes as
+// hosts (dup_type, free_type: callbacks counted, the last handle takes the attributes, keys of
+// one kind unseen by another).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -11,6 +13,8 @@
 #include "mpi/attributes/attribute_hooks.h"
 #include "mpi/attributes/keyvals.h"
 #include "mpi/attributes/predefined_attributes.h"
+#include "mpi/attributes/type_attributes.h"
+#include "mpi/datatype/construct.h"
 
 using namespace plexus::mpi;
 
@@ -221,3 +225,59 @@ TEST(MpiAttributes, PredefinedCallbacksAndValues) {
     EXPECT_STREQ(predefined_keyval_name(MPI_UNIVERSE_SIZE), "MPI_UNIVERSE_SIZE");
     EXPECT_EQ(predefined_keyval_name(0), nullptr);
 }
+
+namespace {
+
+int type_copy_plus_one(MPI_Datatype, int, void *extra, void *in, void *out, int *flag) {
+    auto *c = static_cast<Counts *>(extra);
+    ++c->copies;
+    if (c->fail_copy) return c->fail_copy;
+    *static_cast<void **>(out) = static_cast<char *>(in) + 1;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int type_count_delete(MPI_Datatype, int, void *value, void *extra) {
+    auto *c = static_cast<Counts *>(extra);
+    ++c->deletes;
+    c->deleted.push_back(value);
+    return c->fail_delete;
+}
+
+}  // namespace
+
+TEST(MpiTypeAttributes, DupCopiesFreeDeletesAndKindsStayApart) {
+    Counts c;
+    const int k = keyvals().create<MPI_Datatype>(AttributeKind::Datatype, type_copy_plus_one, type_count_delete, &c);
+    EXPECT_EQ(keyvals().find(k), nullptr) << "a datatype key is no communicator key";
+    ASSERT_NE(keyvals().find(k, AttributeKind::Datatype), nullptr);
+    Datatype *t = make_contiguous(2, MPI_INT);
+    ASSERT_EQ(attribute_set(attribute_host(t), k, v(1)), MPI_SUCCESS);
+    Datatype *d = nullptr;
+    ASSERT_EQ(dup_type(t, &d), MPI_SUCCESS);
+    EXPECT_EQ(c.copies, 1);
+    void *got = nullptr;
+    ASSERT_TRUE(attribute_get(*d->attributes, k, &got));
+    EXPECT_EQ(got, static_cast<char *>(v(1)) + 1);
+    // A second handle to d (as MPI_Type_get_contents gives out): the attributes stay with it.
+    add_handle(d);
+    EXPECT_EQ(free_type(d), MPI_SUCCESS);
+    EXPECT_EQ(c.deletes, 0);
+    EXPECT_EQ(free_type(d), MPI_SUCCESS);
+    EXPECT_EQ(c.deleted, std::vector<void *>{static_cast<char *>(v(1)) + 1});
+    // A failing copy: nothing made, no attribute left behind.
+    c.fail_copy = 4242;
+    Datatype *none = nullptr;
+    EXPECT_EQ(dup_type(t, &none), 4242);
+    EXPECT_EQ(none, nullptr);
+    // A failing delete on free: its code, the handle stays (without its attributes).
+    c.fail_delete = 777;
+    EXPECT_EQ(free_type(t), 777);
+    c.fail_delete = MPI_SUCCESS;
+    EXPECT_EQ(c.deletes, 2);
+    EXPECT_EQ(free_type(t), MPI_SUCCESS) << "the attributes went with the failed free";
+    EXPECT_EQ(c.deletes, 2);
+    keyvals().free_handle(k);
+    EXPECT_EQ(keyvals().find(k, AttributeKind::Datatype), nullptr);
+}
+

@@ -2,6 +2,8 @@
 #include "mpi/attributes/type_attributes.h"
 
 #include "mpi/attributes/attribute_hooks.h"
+#include "mpi/datatype/construct.h"
+#include "mpi/datatype/derived_type.h"
 
 namespace plexus::mpi {
 
@@ -21,6 +23,24 @@ int type_attributes_free(Datatype *type) {
     delete type->attributes;
     type->attributes = nullptr;
     return rc;
+}
+
+int dup_type(Datatype *old, Datatype **dup) {
+    Datatype *t = make_dup(old);
+    if (int rc = type_attributes_copy(old, t)) {
+        free_handle(t);  // its copies were deleted by attributes_copy
+        return rc;
+    }
+    *dup = t;
+    return MPI_SUCCESS;
+}
+
+int free_type(Datatype *type) {
+    // Handles MPI_Type_get_contents gave out name the same type: the attributes go with the last.
+    if (type->derived->user_refs == 1)
+        if (int rc = type_attributes_free(type)) return rc;
+    free_handle(type);
+    return MPI_SUCCESS;
 }
 
 }  // namespace plexus::mpi

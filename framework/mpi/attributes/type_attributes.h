@@ -18,4 +18,12 @@ int type_attributes_copy(Datatype *from, Datatype *to);
 // failing callback's code.
 int type_attributes_free(Datatype *type);
 
+// MPI_Type_dup with the copy callbacks: *dup is the new type, or on a callback's failure nothing
+// is made and its code returned.
+int dup_type(Datatype *old, Datatype **dup);
+// MPI_Type_free of a derived type's handle: when it is the program's last handle, the delete
+// callbacks run first; a failing one's code is returned and the handle stays (its attributes
+// are gone, as for a communicator).
+int free_type(Datatype *type);
+
 }  // namespace plexus::mpi
