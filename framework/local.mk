@@ -91,6 +91,7 @@ framework_libplexus_la_SOURCES += \
 	framework/runtime/dgram/interface_lookup.h framework/runtime/dgram/interface_lookup.cc \
 	framework/runtime/dgram/udp_transport.h framework/runtime/dgram/udp_transport.cc \
 	framework/runtime/dgram/ib_ud_transport.h framework/runtime/dgram/ib_ud_transport.cc \
+	framework/runtime/dgram/ib_multicast.h framework/runtime/dgram/ib_multicast.cc \
 	framework/runtime/dgram/endpoint.h framework/runtime/dgram/endpoint.cc \
 	framework/runtime/dgram/dgram_services.h framework/runtime/dgram/dgram_services.cc
 framework_libplexus_la_CPPFLAGS += $(CRYPTO_CFLAGS)

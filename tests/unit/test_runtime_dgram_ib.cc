@@ -6,6 +6,11 @@
 
 #include "dgram_test_support.h"
 #include "plexus_config.h"
+#ifdef PLEXUS_HAVE_VERBS
+#include <arpa/inet.h>
+
+#include "runtime/dgram/ib_multicast.h"
+#endif
 
 using namespace plexus::test::dgram;
 using ::testing::AnyOf;
@@ -57,5 +62,31 @@ TEST(DgramIb, WhenNeitherWorksBothReasonsAreGiven) {
     EXPECT_THAT(ep.why.text, HasSubstr("no IPv4 interface 'nosuchif0'"));
     EXPECT_THAT(ep.why.text, HasSubstr("InfiniBand UD: "));
 }
+
+#ifdef PLEXUS_HAVE_VERBS
+// What can be judged of the multicast join without a subnet manager: the AF_IB address handed to
+// librdmacm carries the MGID byte for byte in the default partition, and a received GRH is told
+// multicast by its destination GID (bytes 24-39 of the 40-byte GRH).
+TEST(DgramIb, TheJoinAddressCarriesTheGroupsGidInTheDefaultPartition) {
+    ibv_gid mgid{};
+    for (int i = 0; i < 16; ++i) mgid.raw[i] = static_cast<uint8_t>(0xff - i);
+    const sockaddr_ib a = plexus::runtime::dgram::ib_sockaddr(mgid);
+    EXPECT_EQ(a.sib_family, AF_IB);
+    EXPECT_EQ(ntohs(a.sib_pkey), 0xffff);
+    EXPECT_EQ(0, std::memcmp(&a.sib_addr, mgid.raw, 16));
+    EXPECT_EQ(a.sib_sid, 0u);
+}
+
+TEST(DgramIb, AGrhIsMulticastByItsDestinationGid) {
+    uint8_t grh[40] = {};
+    grh[8] = 0xff;  // a source GID starting 0xff says nothing
+    EXPECT_FALSE(plexus::runtime::dgram::grh_is_multicast(grh));
+    grh[24] = 0xff;
+    grh[25] = 0x12;
+    EXPECT_TRUE(plexus::runtime::dgram::grh_is_multicast(grh));
+    grh[24] = 0xfe;  // a unicast link-local GID (fe80::)
+    EXPECT_FALSE(plexus::runtime::dgram::grh_is_multicast(grh));
+}
+#endif
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 #ifdef PLEXUS_HAVE_VERBS
 
+#include "runtime/dgram/ib_multicast.h"
+
 #include <fcntl.h>
 #include <infiniband/verbs.h>
 
@@ -25,6 +27,10 @@ constexpr int kRecvSlots = 256;
 constexpr int kSendSlots = 64;
 constexpr size_t kGrh = 40;             // a UD receive starts with room for the GRH
 constexpr size_t kAddressBytes = 24;    // kind, version, LID, QPN, GID
+constexpr uint32_t kGroupQpn = 0xffffff;  // IBA: the QPN of every multicast destination
+// The subnet administrator answers a join within milliseconds; a fabric without a subnet manager
+// never does, and the caller must hear so rather than wait.
+constexpr int kJoinTimeoutMs = 5000;
 
 template <typename T, int (*Free)(T *)>
 struct VerbsDeleter {
@@ -66,15 +72,9 @@ public:
     Status send(const Address &to, const struct iovec *iov, size_t n) override;
     Status receive(uint8_t *buf, size_t cap, RawDatagram *out, uint64_t *kernel_drops) override;
     Address group_address(const uint8_t hash[32]) const override;
-    Status join(const Address &) override {
-        // A group must be joined at the subnet administrator (rdma_join_multicast) before the
-        // QP attaches to it; until that is done here, IB multicast is declined with its reason.
-        return Status::error(PLEXUS_ERR_NOT_SUPPORTED,
-                             "InfiniBand multicast needs a subnet-administrator join, not "
-                             "implemented yet: use UDP multicast (IPoIB) for groups");
-    }
-    Status leave(const Address &) override {
-        return Status::error(PLEXUS_ERR_NOT_FOUND, "group not joined");
+    Status join(const Address &group) override;
+    Status leave(const Address &group) override {
+        return groups_.erase(group) ? Status::ok() : Status::error(PLEXUS_ERR_NOT_FOUND, "group not joined");
     }
     int wait_fd() const override { return channel_->fd; }
 
@@ -85,6 +85,7 @@ private:
     Status post_recv(int slot);
     Status reclaim_sends(bool wait);
     ibv_ah *address_handle(const Address &to, uint32_t *qpn);
+    Status post(ibv_ah *ah, uint32_t qpn, const struct iovec *iov, size_t n);
     void rearm();
 
     ContextPtr ctx_;
@@ -100,6 +101,8 @@ private:
     size_t max_datagram_ = 0, link_mtu_ = 0, slot_ = 0;
     int sends_out_ = 0, next_send_ = 0;
     std::map<Address, AhPtr> handles_;
+    bool ethernet_ = false;  // RoCE: multicast goes by IP groups, not by MGID
+    std::map<Address, std::unique_ptr<IbMulticastGroup>> groups_;
 };
 
 Address IbUdTransport::encode(uint16_t lid, uint32_t qpn, const ibv_gid &gid) {
@@ -126,6 +129,7 @@ Status IbUdTransport::open(const Settings &settings, ibv_device *dev, uint8_t po
                                                            " is not active (" + ibv_port_state_str(pa.state) + ")");
     t->port_ = port;
     t->lid_ = pa.lid;
+    t->ethernet_ = pa.link_layer == IBV_LINK_LAYER_ETHERNET;
     (void)ibv_query_gid(t->ctx_.get(), port, 0, &t->gid_);
     t->link_mtu_ = mtu_bytes(pa.active_mtu);
     t->max_datagram_ = settings.mtu ? std::min(settings.mtu, t->link_mtu_) : t->link_mtu_;
@@ -203,7 +207,10 @@ ibv_ah *IbUdTransport::address_handle(const Address &to, uint32_t *qpn) {
     std::memcpy(&lid, &to[2], 2);
     std::memcpy(&q, &to[4], 4);
     *qpn = ntohl(q);
-    if (*qpn == 0xffffff) return nullptr;  // a group's: not served yet
+    if (*qpn == kGroupQpn) {
+        auto g = groups_.find(to);
+        return g == groups_.end() ? nullptr : g->second->address_handle();
+    }
     auto it = handles_.find(to);
     if (it != handles_.end()) return it->second.get();
     ibv_ah_attr ah{};
@@ -234,12 +241,33 @@ Status IbUdTransport::reclaim_sends(bool wait) {
     return Status::ok();
 }
 
+Status IbUdTransport::join(const Address &group) {
+    if (group.size() != kAddressBytes || group[0] != kAddressIbUd || group[1] != 1 || group[8] != 0xff)
+        return Status::error(PLEXUS_ERR_BAD_PARAM, "not an InfiniBand multicast group address");
+    if (groups_.count(group)) return Status::error(PLEXUS_ERR_EXISTS, "group already joined");
+    if (ethernet_)
+        return Status::error(PLEXUS_ERR_NOT_SUPPORTED,
+                             "RoCE ports join IP multicast groups, not MGIDs: use UDP multicast for groups");
+    ibv_gid mgid;
+    std::memcpy(mgid.raw, &group[8], 16);
+    std::unique_ptr<IbMulticastGroup> g;
+    if (Status s = IbMulticastGroup::join(gid_, mgid, qp_.get(), pd_.get(), kJoinTimeoutMs, &g); !s) return s;
+    groups_.emplace(group, std::move(g));
+    return Status::ok();
+}
+
 Status IbUdTransport::send(const Address &to, const struct iovec *iov, size_t n) {
     uint32_t qpn = 0;
     ibv_ah *ah = address_handle(to, &qpn);
-    if (qpn == 0xffffff)
-        return Status::error(PLEXUS_ERR_NOT_SUPPORTED, "InfiniBand multicast is not implemented yet");
+    if (!ah && qpn == kGroupQpn)
+        return Status::error(PLEXUS_ERR_NOT_FOUND, "sending to an InfiniBand group needs joining it first");
     if (!ah) return Status::error(PLEXUS_ERR_UNREACH, "not an InfiniBand UD address, or no address handle for it");
+    return post(ah, qpn, iov, n);
+}
+
+// Every datagram, to a peer or to a group, carries the one Q_Key all Plexus QPs have: a group's
+// members are such QPs, so the key the subnet administrator records for the group is not used.
+Status IbUdTransport::post(ibv_ah *ah, uint32_t qpn, const struct iovec *iov, size_t n) {
     if (Status s = reclaim_sends(sends_out_ >= kSendSlots); !s) return s;
     uint8_t *slot = send_buf_.data() + next_send_ * slot_;
     size_t len = 0;
@@ -283,7 +311,7 @@ Status IbUdTransport::receive(uint8_t *buf, size_t cap, RawDatagram *out, uint64
         ibv_gid sgid{};
         if (wc.wc_flags & IBV_WC_GRH) std::memcpy(sgid.raw, data + 8, 16);  // the GRH's source GID
         out->from = encode(wc.slid, wc.src_qp, sgid);
-        out->multicast = false;
+        out->multicast = (wc.wc_flags & IBV_WC_GRH) && grh_is_multicast(data);
     }
     if (Status s = post_recv(slot); !s) return s;
     // A failed completion carries no datagram; the next call reads on.
@@ -296,7 +324,7 @@ Address IbUdTransport::group_address(const uint8_t hash[32]) const {
     mgid.raw[0] = 0xff;  // multicast, transient, link-local scope
     mgid.raw[1] = 0x12;
     std::memcpy(mgid.raw + 2, hash, 14);
-    return encode(0xc000, 0xffffff, mgid);
+    return encode(0xc000, kGroupQpn, mgid);
 }
 
 std::string device_list(ibv_device **devs, int n) {
