@@ -9,6 +9,7 @@ namespace plexus::mpi::topo {
 namespace {
 
 struct Search {
+    std::vector<int> divisors;  // of the product to split, largest first
     std::vector<int> current, best;
     bool found = false;
 
@@ -31,8 +32,8 @@ struct Search {
             }
             return;
         }
-        for (int f = std::min(rest, limit); f >= 1; --f) {
-            if (rest % f) continue;
+        for (int f : divisors) {
+            if (f > rest || f > limit || rest % f) continue;
             // The remaining slots hold factors <= f: f^(slots left) must reach rest.
             long long reach = f;
             for (size_t s = slot + 1; s < current.size() && reach < rest; ++s) reach *= f;
@@ -53,9 +54,17 @@ void dims_create(int nnodes, std::vector<int> &dims) {
         else ++free_slots;
     }
     if (free_slots == 0) return;
+    const int product = nnodes / fixed;
     Search search;
+    // Only divisors can be factors: O(sqrt(product)) to list, at most 1536 of them for an int.
+    for (int d = 1; static_cast<long long>(d) * d <= product; ++d) {
+        if (product % d) continue;
+        search.divisors.push_back(d);
+        if (d != product / d) search.divisors.push_back(product / d);
+    }
+    std::sort(search.divisors.rbegin(), search.divisors.rend());
     search.current.assign(free_slots, 1);
-    search.choose(0, nnodes / fixed, nnodes / fixed);
+    search.choose(0, product, product);
     size_t next = 0;
     for (int &d : dims)
         if (d == 0) d = search.best[next++];
