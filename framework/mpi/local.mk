@@ -41,7 +41,8 @@ framework_mpi_libmpi_la_SOURCES += \
 	framework/mpi/api/sendrecv.cc framework/mpi/api/bsend.cc \
 	framework/mpi/api/probe_cancel.cc framework/mpi/api/persistent.cc \
 	framework/mpi/api/request_completion.cc framework/mpi/api/request_completion_multi.cc \
-	framework/mpi/api/errors.cc framework/mpi/api/alloc_mem.cc
+	framework/mpi/api/errors.cc framework/mpi/api/alloc_mem.cc \
+	framework/mpi/api/profiling.h framework/mpi/api/profiling.cc
 
 include framework/mpi/datatype/local.mk
 include framework/mpi/comm/local.mk
@@ -62,3 +63,8 @@ include tests/unit/coll_units.mk
 # mpi.h compiles warning-free as C and C++ of every standard, and libmpi defines all it declares.
 TESTS += tests/build/mpi_header.sh
 EXTRA_DIST += tests/build/mpi_header.sh tests/build/mpi_header_use.c
+
+# The profiling interface: mpi.h's PMPI_ block is current, every MPI_ function is a weak alias of
+# its PMPI_ twin, and nothing in libmpi calls an MPI_ name.
+TESTS += tests/build/pmpi.sh
+EXTRA_DIST += tests/build/pmpi.sh config/pmpi_prototypes.sh

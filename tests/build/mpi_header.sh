@@ -29,7 +29,7 @@ done
 
 missing=
 for f in $functions; do
-  nm -D --defined-only "$libmpi" | grep -q " T $f\$" || missing="$missing $f"
+  nm -D --defined-only "$libmpi" | grep -q " [TW] $f\$" || missing="$missing $f"
 done
 check "libmpi.so defines every function mpi.h declares${missing:+ (missing:$missing)}" test -z "$missing"
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/info/info.h"
 #include "mpi/mpi_state.h"
@@ -40,7 +41,8 @@ int requested_alignment(const char *fn, const Info *info, size_t *alignment) {
 
 extern "C" {
 
-int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
+PLEXUS_MPI_ALIAS(Alloc_mem)
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
     constexpr const char *fn = "MPI_Alloc_mem";
     running(fn);
     if (size < 0) return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG, "%s: invalid size %td: must be >= 0", fn, size);
@@ -63,7 +65,8 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
 }
 
 // NULL is accepted and does nothing, as Open MPI and MPICH do (MPI-2.2 is silent on it).
-int MPI_Free_mem(void *base) {
+PLEXUS_MPI_ALIAS(Free_mem)
+int PMPI_Free_mem(void *base) {
     constexpr const char *fn = "MPI_Free_mem";
     running(fn);
     if (!base) return MPI_SUCCESS;

@@ -1,4 +1,5 @@
 // Attribute keys and the attributes cached on communicators (and their MPI-1 names).
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/attributes/attribute_cache.h"
 #include "mpi/attributes/keyvals.h"
@@ -40,8 +41,9 @@ int callback_failed(const char *fn, const Comm *comm, int keyval, int code) {
 
 extern "C" {
 
-int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
-                           MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state) {
+PLEXUS_MPI_ALIAS(Comm_create_keyval)
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state) {
     constexpr const char *fn = "MPI_Comm_create_keyval";
     running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, comm_keyval, "comm_keyval")) return rc;
@@ -52,7 +54,8 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_free_keyval(int *comm_keyval) {
+PLEXUS_MPI_ALIAS(Comm_free_keyval)
+int PMPI_Comm_free_keyval(int *comm_keyval) {
     constexpr const char *fn = "MPI_Comm_free_keyval";
     running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, comm_keyval, "comm_keyval")) return rc;
@@ -62,7 +65,8 @@ int MPI_Comm_free_keyval(int *comm_keyval) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) {
+PLEXUS_MPI_ALIAS(Comm_set_attr)
+int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) {
     constexpr const char *fn = "MPI_Comm_set_attr";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;
@@ -73,7 +77,8 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) {
 
 // attribute_val is really a void **: it receives the value that was set (for the predefined
 // keys, a pointer to an int).
-int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag) {
+PLEXUS_MPI_ALIAS(Comm_get_attr)
+int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag) {
     constexpr const char *fn = "MPI_Comm_get_attr";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;
@@ -91,7 +96,8 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
+PLEXUS_MPI_ALIAS(Comm_delete_attr)
+int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
     constexpr const char *fn = "MPI_Comm_delete_attr";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;
@@ -105,18 +111,23 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
 }
 
 // The MPI-1 names (deprecated since MPI-2.0): the same functions.
-int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state) {
-    return MPI_Comm_create_keyval(copy_fn, delete_fn, keyval, extra_state);
+PLEXUS_MPI_ALIAS(Keyval_create)
+int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state) {
+    return PMPI_Comm_create_keyval(copy_fn, delete_fn, keyval, extra_state);
 }
 
-int MPI_Keyval_free(int *keyval) { return MPI_Comm_free_keyval(keyval); }
+PLEXUS_MPI_ALIAS(Keyval_free)
+int PMPI_Keyval_free(int *keyval) { return PMPI_Comm_free_keyval(keyval); }
 
-int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) { return MPI_Comm_set_attr(comm, keyval, attribute_val); }
+PLEXUS_MPI_ALIAS(Attr_put)
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) { return PMPI_Comm_set_attr(comm, keyval, attribute_val); }
 
-int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) {
-    return MPI_Comm_get_attr(comm, keyval, attribute_val, flag);
+PLEXUS_MPI_ALIAS(Attr_get)
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) {
+    return PMPI_Comm_get_attr(comm, keyval, attribute_val, flag);
 }
 
-int MPI_Attr_delete(MPI_Comm comm, int keyval) { return MPI_Comm_delete_attr(comm, keyval); }
+PLEXUS_MPI_ALIAS(Attr_delete)
+int PMPI_Attr_delete(MPI_Comm comm, int keyval) { return PMPI_Comm_delete_attr(comm, keyval); }
 
 }  // extern "C"

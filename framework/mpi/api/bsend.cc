@@ -1,4 +1,5 @@
 // MPI_Bsend, MPI_Ibsend, MPI_Buffer_attach, MPI_Buffer_detach.
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/buffered_send.h"
 #include "mpi/pt2pt_start.h"
@@ -7,7 +8,8 @@ using namespace plexus::mpi;
 
 extern "C" {
 
-int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Bsend)
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Bsend";
     MpiState &s = running(fn);
     if (int rc = check_pt2pt(fn, Direction::Send, buf, count, datatype, dest, tag, comm)) return rc;
@@ -15,8 +17,9 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 }
 
 // The request the user gets is complete as soon as the data is in the attached buffer.
-int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request) {
+PLEXUS_MPI_ALIAS(Ibsend)
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request) {
     constexpr const char *fn = "MPI_Ibsend";
     MpiState &s = running(fn);
     if (int rc = check_pt2pt(fn, Direction::Send, buf, count, datatype, dest, tag, comm)) return rc;
@@ -31,7 +34,8 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     return MPI_SUCCESS;
 }
 
-int MPI_Buffer_attach(void *buffer, int size) {
+PLEXUS_MPI_ALIAS(Buffer_attach)
+int PMPI_Buffer_attach(void *buffer, int size) {
     constexpr const char *fn = "MPI_Buffer_attach";
     MpiState &s = running(fn);
     if (size < 0) return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG, "%s: invalid size %d: sizes are 0 or more", fn, size);
@@ -46,7 +50,8 @@ int MPI_Buffer_attach(void *buffer, int size) {
 }
 
 // Waits until every buffered message has been sent, then hands the buffer back.
-int MPI_Buffer_detach(void *buffer_addr, int *size) {
+PLEXUS_MPI_ALIAS(Buffer_detach)
+int PMPI_Buffer_detach(void *buffer_addr, int *size) {
     constexpr const char *fn = "MPI_Buffer_detach";
     MpiState &s = running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, buffer_addr, "buffer_addr")) return rc;

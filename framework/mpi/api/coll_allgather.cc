@@ -1,6 +1,7 @@
 // MPI_Allgather and MPI_Allgatherv: everybody's block to everybody. MPI_IN_PLACE: sendbuf,
 // intra-communicators only (each rank's block already in its place in recvbuf). Inter: each
 // group receives the other group's blocks (recvcounts/displs: one entry per remote rank).
+#include "mpi/api/profiling.h"
 #include "mpi/coll/coll_api.h"
 
 using namespace plexus::mpi;
@@ -21,8 +22,9 @@ int check_send(const char *fn, Comm *comm, const void *sendbuf, int sendcount, M
 
 extern "C" {
 
-int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                  MPI_Datatype recvtype, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Allgather)
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Allgather";
     running(fn);
     if (int rc = coll::check_comm(fn, comm)) [[unlikely]]
@@ -39,8 +41,9 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                                                         recvcount, coll::handle(recvtype), coll::handle(comm)));
 }
 
-int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Allgatherv)
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Allgatherv";
     running(fn);
     if (int rc = coll::check_comm(fn, comm)) [[unlikely]]

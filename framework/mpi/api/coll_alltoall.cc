@@ -2,6 +2,7 @@
 // rank j's recvbuf. MPI_IN_PLACE (MPI-2.2): sendbuf, intra-communicators only; the data is taken
 // from recvbuf and the send arguments are ignored. Arrays have one entry per rank one sends to
 // (the remote group on an inter-communicator); Alltoallw's displacements are in bytes.
+#include "mpi/api/profiling.h"
 #include "mpi/coll/coll_api.h"
 
 using namespace plexus::mpi;
@@ -41,8 +42,9 @@ int check_side_w(const char *fn, Comm *comm, const void *buf, const int counts[]
 
 extern "C" {
 
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                 MPI_Datatype recvtype, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Alltoall)
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Alltoall";
     running(fn);
     if (int rc = coll::check_comm(fn, comm)) [[unlikely]]
@@ -61,8 +63,9 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                                                        recvcount, coll::handle(recvtype), coll::handle(comm)));
 }
 
-int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                  void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Alltoallv)
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Alltoallv";
     running(fn);
     if (int rc = coll::check_comm(fn, comm)) [[unlikely]]
@@ -82,9 +85,10 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
                                                         coll::handle(comm)));
 }
 
-int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
-                  void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-                  MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Alltoallw)
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                   void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm) {
     constexpr const char *fn = "MPI_Alltoallw";
     running(fn);
     if (int rc = coll::check_comm(fn, comm)) [[unlikely]]

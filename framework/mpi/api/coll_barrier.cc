@@ -1,9 +1,11 @@
 // MPI_Barrier.
+#include "mpi/api/profiling.h"
 #include "mpi/coll/coll_api.h"
 
 using namespace plexus::mpi;
 
-extern "C" int MPI_Barrier(MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Barrier)
+extern "C" int PMPI_Barrier(MPI_Comm comm) {
     constexpr const char *fn = "MPI_Barrier";
     running(fn);
     if (int rc = coll::check_comm(fn, comm)) [[unlikely]]

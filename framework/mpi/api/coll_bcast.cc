@@ -1,10 +1,12 @@
 // MPI_Bcast. On an inter-communicator the root passes MPI_ROOT, the rest of its group
 // MPI_PROC_NULL (they take no part), the other group the root's rank.
+#include "mpi/api/profiling.h"
 #include "mpi/coll/coll_api.h"
 
 using namespace plexus::mpi;
 
-extern "C" int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Bcast)
+extern "C" int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Bcast";
     running(fn);
     coll::Role role;

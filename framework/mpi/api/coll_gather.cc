@@ -1,6 +1,7 @@
 // MPI_Gather and MPI_Gatherv. Intra: everybody sends, the root receives (MPI_IN_PLACE: the
 // root's sendbuf, its block already in place). Inter: the root (MPI_ROOT) receives one block per
 // rank of the other group, which sends; the root's own group (MPI_PROC_NULL) takes no part.
+#include "mpi/api/profiling.h"
 #include "mpi/coll/coll_api.h"
 
 using namespace plexus::mpi;
@@ -24,8 +25,9 @@ int check_send(const char *fn, Comm *comm, coll::Role role, const void *sendbuf,
 
 extern "C" {
 
-int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Gather)
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Gather";
     running(fn);
     coll::Role role;
@@ -45,8 +47,9 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
                                                      recvcount, coll::handle(recvtype), root, coll::handle(comm)));
 }
 
-int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Gatherv)
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Gatherv";
     running(fn);
     coll::Role role;

@@ -1,5 +1,6 @@
 // MPI_Reduce and MPI_Allreduce. MPI_IN_PLACE: the root's sendbuf (Reduce), everybody's sendbuf
 // (Allreduce), intra-communicators only.
+#include "mpi/api/profiling.h"
 #include "mpi/coll/coll_api.h"
 
 using namespace plexus::mpi;
@@ -20,8 +21,9 @@ int check_reduction(const char *fn, Comm *comm, int count, MPI_Datatype type, MP
 
 extern "C" {
 
-int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-               MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Reduce)
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                MPI_Comm comm) {
     constexpr const char *fn = "MPI_Reduce";
     running(fn);
     coll::Role role;
@@ -50,7 +52,8 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
                                                      coll::handle(op), root, coll::handle(comm)));
 }
 
-int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Allreduce)
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Allreduce";
     running(fn);
     if (int rc = coll::check_comm(fn, comm)) [[unlikely]]

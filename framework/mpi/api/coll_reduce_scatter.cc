@@ -1,6 +1,7 @@
 // MPI_Reduce_scatter and MPI_Reduce_scatter_block: reduce, then block i of the result goes to
 // rank i. MPI_IN_PLACE: sendbuf, intra-communicators only. recvcounts has one entry per rank of
 // the local group (inter-communicators too: each group describes its own share).
+#include "mpi/api/profiling.h"
 #include "mpi/coll/coll_api.h"
 
 using namespace plexus::mpi;
@@ -19,8 +20,9 @@ int check_reduction(const char *fn, Comm *comm, MPI_Datatype type, MPI_Op op) {
 
 extern "C" {
 
-int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
-                       MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Reduce_scatter)
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm) {
     constexpr const char *fn = "MPI_Reduce_scatter";
     running(fn);
     if (int rc = coll::check_comm(fn, comm)) [[unlikely]]
@@ -45,8 +47,9 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
                                                              coll::handle(datatype), coll::handle(op), coll::handle(comm)));
 }
 
-int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
-                             MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Reduce_scatter_block)
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm) {
     constexpr const char *fn = "MPI_Reduce_scatter_block";
     running(fn);
     if (int rc = coll::check_comm(fn, comm)) [[unlikely]]

@@ -1,5 +1,6 @@
 // MPI_Scan and MPI_Exscan: prefix reductions, intra-communicators only. MPI_IN_PLACE: sendbuf.
 // Exscan leaves rank 0's recvbuf untouched (MPI leaves it undefined).
+#include "mpi/api/profiling.h"
 #include "mpi/coll/coll_api.h"
 
 using namespace plexus::mpi;
@@ -22,7 +23,8 @@ int check_prefix(const char *fn, const void *sendbuf, void *recvbuf, int count, 
 
 extern "C" {
 
-int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Scan)
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Scan";
     running(fn);
     if (int rc = check_prefix(fn, sendbuf, recvbuf, count, datatype, op, comm)) [[unlikely]]
@@ -35,7 +37,8 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
                                                    coll::handle(op), coll::handle(comm)));
 }
 
-int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Exscan)
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Exscan";
     running(fn);
     if (int rc = check_prefix(fn, sendbuf, recvbuf, count, datatype, op, comm)) [[unlikely]]

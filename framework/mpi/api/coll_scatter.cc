@@ -1,6 +1,7 @@
 // MPI_Scatter and MPI_Scatterv. Intra: the root sends block i to rank i, everybody receives
 // (MPI_IN_PLACE: the root's recvbuf, its block left where it is). Inter: the root (MPI_ROOT)
 // sends one block per rank of the other group, which receives; MPI_PROC_NULL takes no part.
+#include "mpi/api/profiling.h"
 #include "mpi/coll/coll_api.h"
 
 using namespace plexus::mpi;
@@ -24,8 +25,9 @@ int check_recv(const char *fn, Comm *comm, coll::Role role, void *recvbuf, int r
 
 extern "C" {
 
-int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Scatter)
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Scatter";
     running(fn);
     coll::Role role;
@@ -45,8 +47,9 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                                                       recvcount, coll::handle(recvtype), root, coll::handle(comm)));
 }
 
-int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Scatterv)
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     constexpr const char *fn = "MPI_Scatterv";
     running(fn);
     coll::Role role;

@@ -2,6 +2,7 @@
 // inter-communicator, rank and size are those of the local group.
 #include <cstring>
 
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/mpi_state.h"
 
@@ -9,7 +10,8 @@ using namespace plexus::mpi;
 
 extern "C" {
 
-int MPI_Comm_rank(MPI_Comm comm, int *rank) {
+PLEXUS_MPI_ALIAS(Comm_rank)
+int PMPI_Comm_rank(MPI_Comm comm, int *rank) {
     running("MPI_Comm_rank");
     if (int rc = check_comm("MPI_Comm_rank", comm)) return rc;
     if (int rc = check_pointer("MPI_Comm_rank", comm, rank, "rank")) return rc;
@@ -17,7 +19,8 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_size(MPI_Comm comm, int *size) {
+PLEXUS_MPI_ALIAS(Comm_size)
+int PMPI_Comm_size(MPI_Comm comm, int *size) {
     running("MPI_Comm_size");
     if (int rc = check_comm("MPI_Comm_size", comm)) return rc;
     if (int rc = check_pointer("MPI_Comm_size", comm, size, "size")) return rc;
@@ -25,7 +28,8 @@ int MPI_Comm_size(MPI_Comm comm, int *size) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
+PLEXUS_MPI_ALIAS(Comm_get_name)
+int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
     constexpr const char *fn = "MPI_Comm_get_name";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;
@@ -38,7 +42,8 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
+PLEXUS_MPI_ALIAS(Comm_set_name)
+int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
     constexpr const char *fn = "MPI_Comm_set_name";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;

@@ -1,5 +1,6 @@
 // Communicators from communicators: Comm_dup, Comm_split, Comm_create (intra- and
 // inter-communicator forms), and Comm_free. The collective work is in comm/.
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/comm/comm_build.h"
 #include "mpi/comm/comm_checks.h"
@@ -9,7 +10,8 @@ using namespace plexus::mpi;
 
 extern "C" {
 
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
+PLEXUS_MPI_ALIAS(Comm_dup)
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
     constexpr const char *fn = "MPI_Comm_dup";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;
@@ -17,7 +19,8 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
     return comm_dup(comm, newcomm);
 }
 
-int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
+PLEXUS_MPI_ALIAS(Comm_split)
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
     constexpr const char *fn = "MPI_Comm_split";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;
@@ -28,7 +31,8 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
     return comm_split(comm, color, key, newcomm);
 }
 
-int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
+PLEXUS_MPI_ALIAS(Comm_create)
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
     constexpr const char *fn = "MPI_Comm_create";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;
@@ -38,7 +42,8 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
     return comm_create(comm, group, newcomm);
 }
 
-int MPI_Comm_free(MPI_Comm *comm) {
+PLEXUS_MPI_ALIAS(Comm_free)
+int PMPI_Comm_free(MPI_Comm *comm) {
     constexpr const char *fn = "MPI_Comm_free";
     running(fn);
     if (int rc = check_pointer(fn, nullptr, comm, "comm")) return rc;

@@ -2,6 +2,7 @@
 // as plexus_coll_preference). The communicator keeps a copy of every hint it was given; set_info
 // adds or replaces the keys of info and leaves the others; get_info returns a new info object
 // with all of them, which the program frees.
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/coll/coll_state.h"
 #include "mpi/info/info.h"
@@ -22,7 +23,8 @@ int check_info(const char *fn, const Comm *comm, const Info *info) {
 
 extern "C" {
 
-int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
+PLEXUS_MPI_ALIAS(Comm_set_info)
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
     constexpr const char *fn = "MPI_Comm_set_info";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;
@@ -31,7 +33,8 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
+PLEXUS_MPI_ALIAS(Comm_get_info)
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
     constexpr const char *fn = "MPI_Comm_get_info";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;

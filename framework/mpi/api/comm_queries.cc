@@ -1,4 +1,5 @@
 // Questions about communicators: Comm_compare, Comm_test_inter, Comm_remote_size.
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/comm/comm_checks.h"
 #include "mpi/comm/comm_compare.h"
@@ -8,7 +9,8 @@ using namespace plexus::mpi;
 
 extern "C" {
 
-int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
+PLEXUS_MPI_ALIAS(Comm_compare)
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
     constexpr const char *fn = "MPI_Comm_compare";
     running(fn);
     if (int rc = check_comm(fn, comm1)) return rc;
@@ -18,7 +20,8 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_test_inter(MPI_Comm comm, int *flag) {
+PLEXUS_MPI_ALIAS(Comm_test_inter)
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag) {
     constexpr const char *fn = "MPI_Comm_test_inter";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;
@@ -27,7 +30,8 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_remote_size(MPI_Comm comm, int *size) {
+PLEXUS_MPI_ALIAS(Comm_remote_size)
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size) {
     constexpr const char *fn = "MPI_Comm_remote_size";
     running(fn);
     if (int rc = check_inter(fn, comm, "comm")) return rc;

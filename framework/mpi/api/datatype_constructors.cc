@@ -4,6 +4,7 @@
 // dup of a committed type).
 #include <string>
 
+#include "mpi/api/profiling.h"
 #include "mpi/datatype/construct.h"
 #include "mpi/datatype/type_args.h"
 #include "mpi/mpi_state.h"
@@ -12,7 +13,8 @@ using namespace plexus::mpi;
 
 extern "C" {
 
-int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) {
+PLEXUS_MPI_ALIAS(Type_contiguous)
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) {
     constexpr const char *fn = "MPI_Type_contiguous";
     running(fn);
     if (int rc = check_count_arg(fn, count, "count")) return rc;
@@ -22,7 +24,8 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) 
     return MPI_SUCCESS;
 }
 
-int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype) {
+PLEXUS_MPI_ALIAS(Type_vector)
+int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype) {
     constexpr const char *fn = "MPI_Type_vector";
     running(fn);
     if (int rc = check_count_arg(fn, count, "count")) return rc;
@@ -33,8 +36,9 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
     return MPI_SUCCESS;
 }
 
-int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype) {
+PLEXUS_MPI_ALIAS(Type_create_hvector)
+int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype) {
     constexpr const char *fn = "MPI_Type_create_hvector";
     running(fn);
     if (int rc = check_count_arg(fn, count, "count")) return rc;
@@ -60,8 +64,9 @@ int check_indexed(const char *fn, int count, const int blocklengths[], const voi
 
 }  // namespace
 
-int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
-                     MPI_Datatype oldtype, MPI_Datatype *newtype) {
+PLEXUS_MPI_ALIAS(Type_indexed)
+int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
+                      MPI_Datatype oldtype, MPI_Datatype *newtype) {
     constexpr const char *fn = "MPI_Type_indexed";
     running(fn);
     if (int rc = check_indexed(fn, count, array_of_blocklengths, array_of_displacements, oldtype, newtype)) return rc;
@@ -69,8 +74,9 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int arr
     return MPI_SUCCESS;
 }
 
-int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
-                             MPI_Datatype oldtype, MPI_Datatype *newtype) {
+PLEXUS_MPI_ALIAS(Type_create_hindexed)
+int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                              MPI_Datatype oldtype, MPI_Datatype *newtype) {
     constexpr const char *fn = "MPI_Type_create_hindexed";
     running(fn);
     if (int rc = check_indexed(fn, count, array_of_blocklengths, array_of_displacements, oldtype, newtype)) return rc;
@@ -78,8 +84,9 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const
     return MPI_SUCCESS;
 }
 
-int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
-                                  MPI_Datatype oldtype, MPI_Datatype *newtype) {
+PLEXUS_MPI_ALIAS(Type_create_indexed_block)
+int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype) {
     constexpr const char *fn = "MPI_Type_create_indexed_block";
     running(fn);
     if (int rc = check_count_arg(fn, count, "count")) return rc;
@@ -91,8 +98,9 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of
     return MPI_SUCCESS;
 }
 
-int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
-                           const MPI_Datatype array_of_types[], MPI_Datatype *newtype) {
+PLEXUS_MPI_ALIAS(Type_create_struct)
+int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype) {
     constexpr const char *fn = "MPI_Type_create_struct";
     running(fn);
     if (int rc = check_count_arg(fn, count, "count")) return rc;
@@ -109,7 +117,8 @@ int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const M
     return MPI_SUCCESS;
 }
 
-int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype) {
+PLEXUS_MPI_ALIAS(Type_create_resized)
+int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype) {
     constexpr const char *fn = "MPI_Type_create_resized";
     running(fn);
     if (int rc = check_type_arg(fn, oldtype, "oldtype")) return rc;
@@ -118,7 +127,8 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, 
     return MPI_SUCCESS;
 }
 
-int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
+PLEXUS_MPI_ALIAS(Type_dup)
+int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
     constexpr const char *fn = "MPI_Type_dup";
     running(fn);
     if (int rc = check_type_arg(fn, oldtype, "oldtype")) return rc;

@@ -2,6 +2,7 @@
 // back are new handles (the program frees them); predefined ones are the handles themselves.
 #include <algorithm>
 
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/datatype/construct.h"
 #include "mpi/datatype/derived_type.h"
@@ -12,8 +13,9 @@ using namespace plexus::mpi;
 
 extern "C" {
 
-int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes,
-                          int *combiner) {
+PLEXUS_MPI_ALIAS(Type_get_envelope)
+int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes,
+                           int *combiner) {
     constexpr const char *fn = "MPI_Type_get_envelope";
     running(fn);
     if (int rc = check_type_arg(fn, datatype, "datatype")) return rc;
@@ -33,8 +35,9 @@ int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_add
     return MPI_SUCCESS;
 }
 
-int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
-                          int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) {
+PLEXUS_MPI_ALIAS(Type_get_contents)
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                           int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) {
     constexpr const char *fn = "MPI_Type_get_contents";
     running(fn);
     if (int rc = check_type_arg(fn, datatype, "datatype")) return rc;

@@ -1,5 +1,6 @@
 // MPI_Type_commit and MPI_Type_free. A freed type's handle becomes MPI_DATATYPE_NULL; the object
 // itself lives on while pending requests, persistent requests or other types use it.
+#include "mpi/api/profiling.h"
 #include "mpi/datatype/construct.h"
 #include "mpi/datatype/type_args.h"
 #include "mpi/mpi_state.h"
@@ -8,7 +9,8 @@ using namespace plexus::mpi;
 
 extern "C" {
 
-int MPI_Type_commit(MPI_Datatype *datatype) {
+PLEXUS_MPI_ALIAS(Type_commit)
+int PMPI_Type_commit(MPI_Datatype *datatype) {
     constexpr const char *fn = "MPI_Type_commit";
     running(fn);
     if (!datatype)
@@ -18,7 +20,8 @@ int MPI_Type_commit(MPI_Datatype *datatype) {
     return MPI_SUCCESS;
 }
 
-int MPI_Type_free(MPI_Datatype *datatype) {
+PLEXUS_MPI_ALIAS(Type_free)
+int PMPI_Type_free(MPI_Datatype *datatype) {
     constexpr const char *fn = "MPI_Type_free";
     running(fn);
     if (!datatype)

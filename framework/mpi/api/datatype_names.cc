@@ -2,6 +2,7 @@
 // ones are unnamed ("") until named.
 #include <cstring>
 
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/datatype/type_args.h"
 #include "mpi/mpi_state.h"
@@ -10,7 +11,8 @@ using namespace plexus::mpi;
 
 extern "C" {
 
-int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name) {
+PLEXUS_MPI_ALIAS(Type_set_name)
+int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name) {
     constexpr const char *fn = "MPI_Type_set_name";
     running(fn);
     if (int rc = check_type_arg(fn, datatype, "datatype")) return rc;
@@ -24,7 +26,8 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name) {
     return MPI_SUCCESS;
 }
 
-int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen) {
+PLEXUS_MPI_ALIAS(Type_get_name)
+int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen) {
     constexpr const char *fn = "MPI_Type_get_name";
     running(fn);
     if (int rc = check_type_arg(fn, datatype, "datatype")) return rc;

@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdint>
 
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/datatype/type_args.h"
 #include "mpi/mpi_state.h"
@@ -38,8 +39,9 @@ int check_items(const char *fn, const Comm *comm, const void *buf, int count, co
 
 extern "C" {
 
-int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position,
-             MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Pack)
+int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position,
+              MPI_Comm comm) {
     constexpr const char *fn = "MPI_Pack";
     running(fn);
     if (int rc = check_items(fn, comm, inbuf, incount, "incount", datatype, "inbuf")) return rc;
@@ -57,8 +59,9 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf
     return MPI_SUCCESS;
 }
 
-int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype,
-               MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Unpack)
+int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype,
+                MPI_Comm comm) {
     constexpr const char *fn = "MPI_Unpack";
     running(fn);
     if (int rc = check_items(fn, comm, outbuf, outcount, "outcount", datatype, "outbuf")) return rc;
@@ -75,7 +78,8 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
     return MPI_SUCCESS;
 }
 
-int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) {
+PLEXUS_MPI_ALIAS(Pack_size)
+int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) {
     constexpr const char *fn = "MPI_Pack_size";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;
@@ -91,7 +95,8 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) 
     return MPI_SUCCESS;
 }
 
-int MPI_Get_address(const void *location, MPI_Aint *address) {
+PLEXUS_MPI_ALIAS(Get_address)
+int PMPI_Get_address(const void *location, MPI_Aint *address) {
     constexpr const char *fn = "MPI_Get_address";
     running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, address, "address")) return rc;

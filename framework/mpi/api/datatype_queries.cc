@@ -2,6 +2,7 @@
 // MPI_Get_elements: what a type holds, and what a status's byte count is in its items.
 #include <climits>
 
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/datatype/type_args.h"
 #include "mpi/mpi_state.h"
@@ -10,7 +11,8 @@ using namespace plexus::mpi;
 
 extern "C" {
 
-int MPI_Type_size(MPI_Datatype datatype, int *size) {
+PLEXUS_MPI_ALIAS(Type_size)
+int PMPI_Type_size(MPI_Datatype datatype, int *size) {
     constexpr const char *fn = "MPI_Type_size";
     running(fn);
     if (int rc = check_type_arg(fn, datatype, "datatype")) return rc;
@@ -19,7 +21,8 @@ int MPI_Type_size(MPI_Datatype datatype, int *size) {
     return MPI_SUCCESS;
 }
 
-int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent) {
+PLEXUS_MPI_ALIAS(Type_get_extent)
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent) {
     constexpr const char *fn = "MPI_Type_get_extent";
     running(fn);
     if (int rc = check_type_arg(fn, datatype, "datatype")) return rc;
@@ -30,7 +33,8 @@ int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent) {
     return MPI_SUCCESS;
 }
 
-int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent) {
+PLEXUS_MPI_ALIAS(Type_get_true_extent)
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent) {
     constexpr const char *fn = "MPI_Type_get_true_extent";
     running(fn);
     if (int rc = check_type_arg(fn, datatype, "datatype")) return rc;
@@ -41,7 +45,8 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint 
     return MPI_SUCCESS;
 }
 
-int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
+PLEXUS_MPI_ALIAS(Get_count)
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
     constexpr const char *fn = "MPI_Get_count";
     running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, status, "status")) return rc;
@@ -51,7 +56,8 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
     return MPI_SUCCESS;
 }
 
-int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count) {
+PLEXUS_MPI_ALIAS(Get_elements)
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count) {
     constexpr const char *fn = "MPI_Get_elements";
     running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, status, "status")) return rc;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/mpi_state.h"
 #include "plexus_config.h"
@@ -14,21 +15,24 @@ using namespace plexus::mpi;
 
 extern "C" {
 
-int MPI_Query_thread(int *provided) {
+PLEXUS_MPI_ALIAS(Query_thread)
+int PMPI_Query_thread(int *provided) {
     MpiState &s = running("MPI_Query_thread");
     if (int rc = check_pointer("MPI_Query_thread", MPI_COMM_WORLD, provided, "provided")) return rc;
     *provided = s.thread_level;
     return MPI_SUCCESS;
 }
 
-int MPI_Is_thread_main(int *flag) {
+PLEXUS_MPI_ALIAS(Is_thread_main)
+int PMPI_Is_thread_main(int *flag) {
     MpiState &s = running("MPI_Is_thread_main");
     if (int rc = check_pointer("MPI_Is_thread_main", MPI_COMM_WORLD, flag, "flag")) return rc;
     *flag = pthread_equal(pthread_self(), s.main_thread) != 0;
     return MPI_SUCCESS;
 }
 
-int MPI_Get_processor_name(char *name, int *resultlen) {
+PLEXUS_MPI_ALIAS(Get_processor_name)
+int PMPI_Get_processor_name(char *name, int *resultlen) {
     constexpr const char *fn = "MPI_Get_processor_name";
     running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, name, "name")) return rc;
@@ -41,7 +45,8 @@ int MPI_Get_processor_name(char *name, int *resultlen) {
 }
 
 // Allowed at any time, before MPI_Init and after MPI_Finalize too.
-int MPI_Get_version(int *version, int *subversion) {
+PLEXUS_MPI_ALIAS(Get_version)
+int PMPI_Get_version(int *version, int *subversion) {
     if (int rc = check_pointer("MPI_Get_version", MPI_COMM_WORLD, version, "version")) return rc;
     if (int rc = check_pointer("MPI_Get_version", MPI_COMM_WORLD, subversion, "subversion")) return rc;
     *version = MPI_VERSION;
@@ -49,7 +54,8 @@ int MPI_Get_version(int *version, int *subversion) {
     return MPI_SUCCESS;
 }
 
-int MPI_Get_library_version(char *version, int *resultlen) {
+PLEXUS_MPI_ALIAS(Get_library_version)
+int PMPI_Get_library_version(char *version, int *resultlen) {
     if (int rc = check_pointer("MPI_Get_library_version", MPI_COMM_WORLD, version, "version")) return rc;
     if (int rc = check_pointer("MPI_Get_library_version", MPI_COMM_WORLD, resultlen, "resultlen")) return rc;
     const int n = std::snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
@@ -68,13 +74,15 @@ int MPI_Get_library_version(char *version, int *resultlen) {
 }
 
 // The monotonic clock: never jumps with the wall clock; not synchronized between nodes.
-double MPI_Wtime(void) {
+PLEXUS_MPI_ALIAS(Wtime)
+double PMPI_Wtime(void) {
     timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
-double MPI_Wtick(void) {
+PLEXUS_MPI_ALIAS(Wtick)
+double PMPI_Wtick(void) {
     timespec t;
     if (clock_getres(CLOCK_MONOTONIC, &t) != 0) return 1e-9;
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;

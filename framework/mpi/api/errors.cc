@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/errhandler.h"
 #include "mpi/error_codes.h"
@@ -33,7 +34,8 @@ const char *handler_name(const Errhandler *e) { return e->predefined ? e->name :
 
 extern "C" {
 
-int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler) {
+PLEXUS_MPI_ALIAS(Comm_create_errhandler)
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler) {
     constexpr const char *fn = "MPI_Comm_create_errhandler";
     running(fn);
     if (!function) return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG, "%s: invalid function: NULL", fn);
@@ -47,7 +49,8 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errha
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
+PLEXUS_MPI_ALIAS(Comm_set_errhandler)
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
     constexpr const char *fn = "MPI_Comm_set_errhandler";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;
@@ -59,7 +62,8 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler) {
+PLEXUS_MPI_ALIAS(Comm_get_errhandler)
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler) {
     constexpr const char *fn = "MPI_Comm_get_errhandler";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;
@@ -71,7 +75,8 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler) {
     return MPI_SUCCESS;
 }
 
-int MPI_Errhandler_free(MPI_Errhandler *errhandler) {
+PLEXUS_MPI_ALIAS(Errhandler_free)
+int PMPI_Errhandler_free(MPI_Errhandler *errhandler) {
     constexpr const char *fn = "MPI_Errhandler_free";
     running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, errhandler, "errhandler")) return rc;
@@ -90,7 +95,8 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
+PLEXUS_MPI_ALIAS(Comm_call_errhandler)
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
     constexpr const char *fn = "MPI_Comm_call_errhandler";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;
@@ -119,7 +125,8 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
 }
 
 // Both work at any time: a program may explain a failed MPI_Init.
-int MPI_Error_string(int errorcode, char *string, int *resultlen) {
+PLEXUS_MPI_ALIAS(Error_string)
+int PMPI_Error_string(int errorcode, char *string, int *resultlen) {
     constexpr const char *fn = "MPI_Error_string";
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, string, "string")) return rc;
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, resultlen, "resultlen")) return rc;
@@ -132,7 +139,8 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen) {
     return MPI_SUCCESS;
 }
 
-int MPI_Error_class(int errorcode, int *errorclass) {
+PLEXUS_MPI_ALIAS(Error_class)
+int PMPI_Error_class(int errorcode, int *errorclass) {
     constexpr const char *fn = "MPI_Error_class";
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, errorclass, "errorclass")) return rc;
     const int c = error_class_of(errorcode);
@@ -141,7 +149,8 @@ int MPI_Error_class(int errorcode, int *errorclass) {
     return MPI_SUCCESS;
 }
 
-int MPI_Add_error_class(int *errorclass) {
+PLEXUS_MPI_ALIAS(Add_error_class)
+int PMPI_Add_error_class(int *errorclass) {
     constexpr const char *fn = "MPI_Add_error_class";
     running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, errorclass, "errorclass")) return rc;
@@ -155,7 +164,8 @@ int MPI_Add_error_class(int *errorclass) {
     return MPI_SUCCESS;
 }
 
-int MPI_Add_error_code(int errorclass, int *errorcode) {
+PLEXUS_MPI_ALIAS(Add_error_code)
+int PMPI_Add_error_code(int errorclass, int *errorcode) {
     constexpr const char *fn = "MPI_Add_error_code";
     running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, errorcode, "errorcode")) return rc;
@@ -171,7 +181,8 @@ int MPI_Add_error_code(int errorclass, int *errorcode) {
     return MPI_SUCCESS;
 }
 
-int MPI_Add_error_string(int errorcode, const char *string) {
+PLEXUS_MPI_ALIAS(Add_error_string)
+int PMPI_Add_error_string(int errorcode, const char *string) {
     constexpr const char *fn = "MPI_Add_error_string";
     running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, string, "string")) return rc;
@@ -192,12 +203,15 @@ int MPI_Add_error_string(int errorcode, const char *string) {
 }
 
 // The MPI-1 names (deprecated since MPI-2.0), for old programs.
-int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler) {
-    return MPI_Comm_create_errhandler(function, errhandler);
+PLEXUS_MPI_ALIAS(Errhandler_create)
+int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler) {
+    return PMPI_Comm_create_errhandler(function, errhandler);
 }
 
-int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) { return MPI_Comm_set_errhandler(comm, errhandler); }
+PLEXUS_MPI_ALIAS(Errhandler_set)
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) { return PMPI_Comm_set_errhandler(comm, errhandler); }
 
-int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler) { return MPI_Comm_get_errhandler(comm, errhandler); }
+PLEXUS_MPI_ALIAS(Errhandler_get)
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler) { return PMPI_Comm_get_errhandler(comm, errhandler); }
 
 }  // extern "C"

@@ -1,5 +1,6 @@
 // Groups made from groups: Group_incl, excl, range_incl, range_excl, union, intersection,
 // difference. The work is in comm/group_ops (pure, unit-tested); here the handles.
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/comm/comm_checks.h"
 #include "mpi/comm/group_ops.h"
@@ -39,31 +40,38 @@ int list_op(const char *fn, MPI_Group group, int n, List list, MPI_Group *newgro
 
 extern "C" {
 
-int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
+PLEXUS_MPI_ALIAS(Group_incl)
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
     return list_op("MPI_Group_incl", group, n, ranks, newgroup, group_incl);
 }
 
-int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
+PLEXUS_MPI_ALIAS(Group_excl)
+int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
     return list_op("MPI_Group_excl", group, n, ranks, newgroup, group_excl);
 }
 
-int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
+PLEXUS_MPI_ALIAS(Group_range_incl)
+int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
     return list_op("MPI_Group_range_incl", group, n, const_cast<const int(*)[3]>(ranges), newgroup, group_range_incl);
 }
 
-int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
+PLEXUS_MPI_ALIAS(Group_range_excl)
+int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
     return list_op("MPI_Group_range_excl", group, n, const_cast<const int(*)[3]>(ranges), newgroup, group_range_excl);
 }
 
-int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
+PLEXUS_MPI_ALIAS(Group_union)
+int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
     return set_op("MPI_Group_union", group1, group2, newgroup, group_union);
 }
 
-int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
+PLEXUS_MPI_ALIAS(Group_intersection)
+int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
     return set_op("MPI_Group_intersection", group1, group2, newgroup, group_intersection);
 }
 
-int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
+PLEXUS_MPI_ALIAS(Group_difference)
+int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
     return set_op("MPI_Group_difference", group1, group2, newgroup, group_difference);
 }
 

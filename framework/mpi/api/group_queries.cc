@@ -1,5 +1,6 @@
 // Groups of communicators and the group queries: Comm_group, Comm_remote_group, Group_size,
 // Group_rank, Group_translate_ranks, Group_compare, Group_free.
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/comm/comm_checks.h"
 #include "mpi/comm/group_ops.h"
@@ -9,7 +10,8 @@ using namespace plexus::mpi;
 
 extern "C" {
 
-int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
+PLEXUS_MPI_ALIAS(Comm_group)
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
     constexpr const char *fn = "MPI_Comm_group";
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;
@@ -18,7 +20,8 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
+PLEXUS_MPI_ALIAS(Comm_remote_group)
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
     constexpr const char *fn = "MPI_Comm_remote_group";
     running(fn);
     if (int rc = check_inter(fn, comm, "comm")) return rc;
@@ -27,7 +30,8 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
     return MPI_SUCCESS;
 }
 
-int MPI_Group_size(MPI_Group group, int *size) {
+PLEXUS_MPI_ALIAS(Group_size)
+int PMPI_Group_size(MPI_Group group, int *size) {
     constexpr const char *fn = "MPI_Group_size";
     running(fn);
     if (int rc = check_group(fn, group, "group")) return rc;
@@ -36,7 +40,8 @@ int MPI_Group_size(MPI_Group group, int *size) {
     return MPI_SUCCESS;
 }
 
-int MPI_Group_rank(MPI_Group group, int *rank) {
+PLEXUS_MPI_ALIAS(Group_rank)
+int PMPI_Group_rank(MPI_Group group, int *rank) {
     constexpr const char *fn = "MPI_Group_rank";
     running(fn);
     if (int rc = check_group(fn, group, "group")) return rc;
@@ -45,7 +50,8 @@ int MPI_Group_rank(MPI_Group group, int *rank) {
     return MPI_SUCCESS;
 }
 
-int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) {
+PLEXUS_MPI_ALIAS(Group_translate_ranks)
+int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) {
     constexpr const char *fn = "MPI_Group_translate_ranks";
     running(fn);
     if (int rc = check_group(fn, group1, "group1")) return rc;
@@ -55,7 +61,8 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
     return MPI_SUCCESS;
 }
 
-int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
+PLEXUS_MPI_ALIAS(Group_compare)
+int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
     constexpr const char *fn = "MPI_Group_compare";
     running(fn);
     if (int rc = check_group(fn, group1, "group1")) return rc;
@@ -65,7 +72,8 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
     return MPI_SUCCESS;
 }
 
-int MPI_Group_free(MPI_Group *group) {
+PLEXUS_MPI_ALIAS(Group_free)
+int PMPI_Group_free(MPI_Group *group) {
     constexpr const char *fn = "MPI_Group_free";
     running(fn);
     if (int rc = check_pointer(fn, nullptr, group, "group")) return rc;

@@ -2,6 +2,7 @@
 // MPI_COMM_WORLD (no communicator is involved).
 #include <cstring>
 
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/info/info.h"
 #include "mpi/mpi_state.h"
@@ -37,7 +38,8 @@ void copy_out(const std::string &s, size_t max, char *out) {
 
 extern "C" {
 
-int MPI_Info_create(MPI_Info *info) {
+PLEXUS_MPI_ALIAS(Info_create)
+int PMPI_Info_create(MPI_Info *info) {
     constexpr const char *fn = "MPI_Info_create";
     running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, info, "info")) return rc;
@@ -45,7 +47,8 @@ int MPI_Info_create(MPI_Info *info) {
     return MPI_SUCCESS;
 }
 
-int MPI_Info_set(MPI_Info info, const char *key, const char *value) {
+PLEXUS_MPI_ALIAS(Info_set)
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value) {
     constexpr const char *fn = "MPI_Info_set";
     running(fn);
     if (int rc = check_info(fn, info)) return rc;
@@ -60,7 +63,8 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value) {
 }
 
 // valuelen: the characters value has room for, without the NUL; a longer value is cut there.
-int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag) {
+PLEXUS_MPI_ALIAS(Info_get)
+int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag) {
     constexpr const char *fn = "MPI_Info_get";
     running(fn);
     if (int rc = check_info(fn, info)) return rc;
@@ -75,7 +79,8 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int 
     return MPI_SUCCESS;
 }
 
-int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag) {
+PLEXUS_MPI_ALIAS(Info_get_valuelen)
+int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag) {
     constexpr const char *fn = "MPI_Info_get_valuelen";
     running(fn);
     if (int rc = check_info(fn, info)) return rc;
@@ -88,7 +93,8 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *fl
     return MPI_SUCCESS;
 }
 
-int MPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
+PLEXUS_MPI_ALIAS(Info_get_nkeys)
+int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
     constexpr const char *fn = "MPI_Info_get_nkeys";
     running(fn);
     if (int rc = check_info(fn, info)) return rc;
@@ -98,7 +104,8 @@ int MPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
 }
 
 // key has room for MPI_MAX_INFO_KEY characters and the NUL.
-int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
+PLEXUS_MPI_ALIAS(Info_get_nthkey)
+int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
     constexpr const char *fn = "MPI_Info_get_nthkey";
     running(fn);
     if (int rc = check_info(fn, info)) return rc;
@@ -110,7 +117,8 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
     return MPI_SUCCESS;
 }
 
-int MPI_Info_delete(MPI_Info info, const char *key) {
+PLEXUS_MPI_ALIAS(Info_delete)
+int PMPI_Info_delete(MPI_Info info, const char *key) {
     constexpr const char *fn = "MPI_Info_delete";
     running(fn);
     if (int rc = check_info(fn, info)) return rc;
@@ -120,7 +128,8 @@ int MPI_Info_delete(MPI_Info info, const char *key) {
     return MPI_SUCCESS;
 }
 
-int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
+PLEXUS_MPI_ALIAS(Info_dup)
+int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
     constexpr const char *fn = "MPI_Info_dup";
     running(fn);
     if (int rc = check_info(fn, info)) return rc;
@@ -129,7 +138,8 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
     return MPI_SUCCESS;
 }
 
-int MPI_Info_free(MPI_Info *info) {
+PLEXUS_MPI_ALIAS(Info_free)
+int PMPI_Info_free(MPI_Info *info) {
     constexpr const char *fn = "MPI_Info_free";
     running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, info, "info")) return rc;

@@ -1,15 +1,18 @@
 // MPI_Init, MPI_Init_thread, MPI_Finalize, MPI_Initialized, MPI_Finalized, MPI_Abort.
 #include <string>
 
+#include "mpi/api/profiling.h"
 #include "mpi/mpi_state.h"
 
 using namespace plexus::mpi;
 
 extern "C" {
 
-int MPI_Init(int *, char ***) { return MpiState::init("MPI_Init", MPI_THREAD_SINGLE, nullptr); }
+PLEXUS_MPI_ALIAS(Init)
+int PMPI_Init(int *, char ***) { return MpiState::init("MPI_Init", MPI_THREAD_SINGLE, nullptr); }
 
-int MPI_Init_thread(int *, char ***, int required, int *provided) {
+PLEXUS_MPI_ALIAS(Init_thread)
+int PMPI_Init_thread(int *, char ***, int required, int *provided) {
     constexpr const char *fn = "MPI_Init_thread";
     if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
         return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG,
@@ -20,15 +23,18 @@ int MPI_Init_thread(int *, char ***, int required, int *provided) {
     return MpiState::init(fn, required, provided);
 }
 
-int MPI_Finalize(void) { return MpiState::finalize(); }
+PLEXUS_MPI_ALIAS(Finalize)
+int PMPI_Finalize(void) { return MpiState::finalize(); }
 
-int MPI_Initialized(int *flag) {
+PLEXUS_MPI_ALIAS(Initialized)
+int PMPI_Initialized(int *flag) {
     if (!flag) return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Initialized: flag is NULL");
     *flag = g_phase != Phase::Before;
     return MPI_SUCCESS;
 }
 
-int MPI_Finalized(int *flag) {
+PLEXUS_MPI_ALIAS(Finalized)
+int PMPI_Finalized(int *flag) {
     if (!flag) return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Finalized: flag is NULL");
     *flag = g_phase == Phase::After;
     return MPI_SUCCESS;
@@ -36,7 +42,8 @@ int MPI_Finalized(int *flag) {
 
 // Ends every process of the job through the runtime (the launcher reports the code), whichever
 // communicator is named: a communicator smaller than the world has no way to end alone.
-int MPI_Abort(MPI_Comm comm, int errorcode) {
+PLEXUS_MPI_ALIAS(Abort)
+int PMPI_Abort(MPI_Comm comm, int errorcode) {
     const std::string where = g_phase == Phase::Running ? " on " + comm_name(comm)
                               : g_phase == Phase::Before ? " before MPI_Init"
                                                          : " after MPI_Finalize";

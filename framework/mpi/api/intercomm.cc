@@ -1,5 +1,6 @@
 // Inter-communicators: Intercomm_create (from two intra-communicators and a bridge) and
 // Intercomm_merge. The collective work is in comm/.
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/comm/comm_build.h"
 #include "mpi/comm/comm_checks.h"
@@ -35,8 +36,9 @@ int check_leader_args(const char *fn, MPI_Comm local_comm, MPI_Comm peer_comm, i
 
 extern "C" {
 
-int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
-                         MPI_Comm *newintercomm) {
+PLEXUS_MPI_ALIAS(Intercomm_create)
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
+                          MPI_Comm *newintercomm) {
     constexpr const char *fn = "MPI_Intercomm_create";
     running(fn);
     if (int rc = check_intra(fn, local_comm, "local_comm")) return rc;
@@ -48,7 +50,8 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
     return intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, leader_rc, newintercomm);
 }
 
-int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) {
+PLEXUS_MPI_ALIAS(Intercomm_merge)
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) {
     constexpr const char *fn = "MPI_Intercomm_merge";
     running(fn);
     if (int rc = check_inter(fn, intercomm, "intercomm")) return rc;

@@ -1,5 +1,6 @@
 // MPI_Op_create, MPI_Op_free, MPI_Op_commutative and MPI_Reduce_local. Errors about an op have no
 // communicator: they go to MPI_COMM_WORLD's handler.
+#include "mpi/api/profiling.h"
 #include "mpi/mpi_state.h"
 #include "mpi/op/op_check.h"
 #include "mpi/op/op_user.h"
@@ -8,7 +9,8 @@ using namespace plexus::mpi;
 
 extern "C" {
 
-int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) {
+PLEXUS_MPI_ALIAS(Op_create)
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) {
     constexpr const char *fn = "MPI_Op_create";
     running(fn);
     if (!user_fn)
@@ -20,7 +22,8 @@ int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) {
     return MPI_SUCCESS;
 }
 
-int MPI_Op_free(MPI_Op *op) {
+PLEXUS_MPI_ALIAS(Op_free)
+int PMPI_Op_free(MPI_Op *op) {
     constexpr const char *fn = "MPI_Op_free";
     running(fn);
     if (!op) return report_errorf(MPI_COMM_WORLD, MPI_ERR_ARG, "%s: op is NULL (the address of the handle)", fn);
@@ -35,7 +38,8 @@ int MPI_Op_free(MPI_Op *op) {
     return MPI_SUCCESS;
 }
 
-int MPI_Op_commutative(MPI_Op op, int *commute) {
+PLEXUS_MPI_ALIAS(Op_commutative)
+int PMPI_Op_commutative(MPI_Op op, int *commute) {
     constexpr const char *fn = "MPI_Op_commutative";
     running(fn);
     if (!op_valid(op)) return report_errorf(MPI_COMM_WORLD, MPI_ERR_OP, "%s: invalid op: %s", fn, op_name(op).c_str());
@@ -44,7 +48,8 @@ int MPI_Op_commutative(MPI_Op op, int *commute) {
     return MPI_SUCCESS;
 }
 
-int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
+PLEXUS_MPI_ALIAS(Reduce_local)
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
     constexpr const char *fn = "MPI_Reduce_local";
     running(fn);
     if (int rc = check_reduce_local(inbuf, inoutbuf, count, datatype, op)) return rc;

@@ -1,6 +1,7 @@
 // Persistent requests: MPI_Send_init, MPI_Ssend_init, MPI_Rsend_init, MPI_Bsend_init,
 // MPI_Recv_init, MPI_Start, MPI_Startall. The request keeps the description; each start resets
 // the outcome and starts it again.
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/buffered_send.h"
 #include "mpi/pt2pt_start.h"
@@ -65,37 +66,43 @@ int restart(MpiState &s, Request *r, const char *fn) {
 
 extern "C" {
 
-int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                  MPI_Request *request) {
+PLEXUS_MPI_ALIAS(Send_init)
+int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                   MPI_Request *request) {
     return make_persistent("MPI_Send_init", RequestKind::Send, SendMode::Standard, 0, buf, count, datatype, dest, tag,
                            comm, request);
 }
 
-int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                   MPI_Request *request) {
+PLEXUS_MPI_ALIAS(Ssend_init)
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                    MPI_Request *request) {
     return make_persistent("MPI_Ssend_init", RequestKind::Send, SendMode::Synchronous, 0, buf, count, datatype, dest,
                            tag, comm, request);
 }
 
-int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                   MPI_Request *request) {
+PLEXUS_MPI_ALIAS(Rsend_init)
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                    MPI_Request *request) {
     return make_persistent("MPI_Rsend_init", RequestKind::Send, SendMode::Ready, 0, buf, count, datatype, dest, tag,
                            comm, request);
 }
 
-int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                   MPI_Request *request) {
+PLEXUS_MPI_ALIAS(Bsend_init)
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                    MPI_Request *request) {
     return make_persistent("MPI_Bsend_init", RequestKind::Send, SendMode::Standard, kRequestBuffered, buf, count,
                            datatype, dest, tag, comm, request);
 }
 
-int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                  MPI_Request *request) {
+PLEXUS_MPI_ALIAS(Recv_init)
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                   MPI_Request *request) {
     return make_persistent("MPI_Recv_init", RequestKind::Recv, SendMode::Standard, 0, buf, count, datatype, source,
                            tag, comm, request);
 }
 
-int MPI_Start(MPI_Request *request) {
+PLEXUS_MPI_ALIAS(Start)
+int PMPI_Start(MPI_Request *request) {
     constexpr const char *fn = "MPI_Start";
     MpiState &s = running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, request, "request")) return rc;
@@ -104,7 +111,8 @@ int MPI_Start(MPI_Request *request) {
 }
 
 // Every request is checked before any starts, so that a bad one starts none.
-int MPI_Startall(int count, MPI_Request array_of_requests[]) {
+PLEXUS_MPI_ALIAS(Startall)
+int PMPI_Startall(int count, MPI_Request array_of_requests[]) {
     constexpr const char *fn = "MPI_Startall";
     MpiState &s = running(fn);
     if (int rc = check_request_array(fn, count, array_of_requests)) return rc;

@@ -1,4 +1,5 @@
 // MPI_Probe, MPI_Iprobe, MPI_Cancel, MPI_Test_cancelled.
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/pt2pt_start.h"
 
@@ -38,7 +39,8 @@ int probe_failed(MPI_Comm comm, int error_class, const char *fn) {
 
 extern "C" {
 
-int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
+PLEXUS_MPI_ALIAS(Iprobe)
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
     constexpr const char *fn = "MPI_Iprobe";
     MpiState &s = running(fn);
     if (int rc = check_probe(fn, source, tag, comm)) return rc;
@@ -56,7 +58,8 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
     return MPI_SUCCESS;
 }
 
-int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
+PLEXUS_MPI_ALIAS(Probe)
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
     constexpr const char *fn = "MPI_Probe";
     MpiState &s = running(fn);
     if (int rc = check_probe(fn, source, tag, comm)) return rc;
@@ -78,7 +81,8 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
 
 // Receives that have not matched are cancelled; sends are not (MPI allows a cancel to fail),
 // and they complete as usual.
-int MPI_Cancel(MPI_Request *request) {
+PLEXUS_MPI_ALIAS(Cancel)
+int PMPI_Cancel(MPI_Request *request) {
     constexpr const char *fn = "MPI_Cancel";
     MpiState &s = running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, request, "request")) return rc;
@@ -91,7 +95,8 @@ int MPI_Cancel(MPI_Request *request) {
     return MPI_SUCCESS;
 }
 
-int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
+PLEXUS_MPI_ALIAS(Test_cancelled)
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag) {
     constexpr const char *fn = "MPI_Test_cancelled";
     running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, status, "status")) return rc;

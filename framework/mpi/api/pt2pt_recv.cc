@@ -1,4 +1,5 @@
 // MPI_Recv and MPI_Irecv.
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/pt2pt_start.h"
 
@@ -6,7 +7,8 @@ using namespace plexus::mpi;
 
 extern "C" {
 
-int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status) {
+PLEXUS_MPI_ALIAS(Recv)
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status) {
     constexpr const char *fn = "MPI_Recv";
     MpiState &s = running(fn);
     if (int rc = check_pt2pt(fn, Direction::Recv, buf, count, datatype, source, tag, comm)) [[unlikely]]
@@ -20,7 +22,8 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
     return request_error(*r, fn);
 }
 
-int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request) {
+PLEXUS_MPI_ALIAS(Irecv)
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request) {
     constexpr const char *fn = "MPI_Irecv";
     MpiState &s = running(fn);
     if (int rc = check_pt2pt(fn, Direction::Recv, buf, count, datatype, source, tag, comm)) [[unlikely]]

@@ -1,5 +1,6 @@
 // The blocking and nonblocking sends of the standard, synchronous and ready modes. Nothing is
 // allocated per message: blocking sends reuse one request, nonblocking ones take from the pool.
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/pt2pt_start.h"
 
@@ -42,30 +43,36 @@ int send_nonblocking(const char *fn, SendMode mode, const void *buf, int count, 
 
 extern "C" {
 
-int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Send)
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
     return send_blocking("MPI_Send", SendMode::Standard, buf, count, datatype, dest, tag, comm);
 }
 
-int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Ssend)
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
     return send_blocking("MPI_Ssend", SendMode::Synchronous, buf, count, datatype, dest, tag, comm);
 }
 
-int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+PLEXUS_MPI_ALIAS(Rsend)
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
     return send_blocking("MPI_Rsend", SendMode::Ready, buf, count, datatype, dest, tag, comm);
 }
 
-int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-              MPI_Request *request) {
+PLEXUS_MPI_ALIAS(Isend)
+int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request) {
     return send_nonblocking("MPI_Isend", SendMode::Standard, buf, count, datatype, dest, tag, comm, request);
 }
 
-int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request) {
+PLEXUS_MPI_ALIAS(Issend)
+int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request) {
     return send_nonblocking("MPI_Issend", SendMode::Synchronous, buf, count, datatype, dest, tag, comm, request);
 }
 
-int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request) {
+PLEXUS_MPI_ALIAS(Irsend)
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request) {
     return send_nonblocking("MPI_Irsend", SendMode::Ready, buf, count, datatype, dest, tag, comm, request);
 }
 

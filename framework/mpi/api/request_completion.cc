@@ -1,4 +1,5 @@
 // MPI_Wait, MPI_Test, MPI_Request_get_status, MPI_Request_free.
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/pt2pt_start.h"
 #include "mpi/request_check.h"
@@ -7,7 +8,8 @@ using namespace plexus::mpi;
 
 extern "C" {
 
-int MPI_Wait(MPI_Request *request, MPI_Status *status) {
+PLEXUS_MPI_ALIAS(Wait)
+int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
     constexpr const char *fn = "MPI_Wait";
     MpiState &s = running(fn);
     if (!request) [[unlikely]]
@@ -23,7 +25,8 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
     return complete_one(s, request, status, fn);
 }
 
-int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
+PLEXUS_MPI_ALIAS(Test)
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
     constexpr const char *fn = "MPI_Test";
     MpiState &s = running(fn);
     if (!request || !flag) [[unlikely]]
@@ -46,7 +49,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
 }
 
 // Like MPI_Test, but the request stays as it is (not freed, not made inactive).
-int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
+PLEXUS_MPI_ALIAS(Request_get_status)
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
     constexpr const char *fn = "MPI_Request_get_status";
     MpiState &s = running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, flag, "flag")) return rc;
@@ -64,7 +68,8 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
 }
 
 // An active request is released once it completes (MpiState::reap); the handle is gone now.
-int MPI_Request_free(MPI_Request *request) {
+PLEXUS_MPI_ALIAS(Request_free)
+int PMPI_Request_free(MPI_Request *request) {
     constexpr const char *fn = "MPI_Request_free";
     MpiState &s = running(fn);
     if (int rc = check_pointer(fn, MPI_COMM_WORLD, request, "request")) return rc;

@@ -2,6 +2,7 @@
 // failed (truncation) makes the *all and *some calls return MPI_ERR_IN_STATUS with each status's
 // MPI_ERROR saying which (MPI_SUCCESS for the others); with MPI_STATUSES_IGNORE they return the
 // first failure's code instead, the only place left to say it.
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/pt2pt_start.h"
 #include "mpi/request_check.h"
@@ -92,7 +93,8 @@ int check_some(const char *fn, int count, MPI_Request *requests, int *outcount, 
 
 extern "C" {
 
-int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status) {
+PLEXUS_MPI_ALIAS(Waitany)
+int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status) {
     constexpr const char *fn = "MPI_Waitany";
     MpiState &s = running(fn);
     if (int rc = check_any(fn, count, array_of_requests, index)) return rc;
@@ -107,7 +109,8 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
     return complete_one(s, &array_of_requests[found], status, fn);
 }
 
-int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status) {
+PLEXUS_MPI_ALIAS(Testany)
+int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status) {
     constexpr const char *fn = "MPI_Testany";
     MpiState &s = running(fn);
     if (int rc = check_any(fn, count, array_of_requests, index)) return rc;
@@ -129,7 +132,8 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     return complete_one(s, &array_of_requests[found], status, fn);
 }
 
-int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) {
+PLEXUS_MPI_ALIAS(Waitall)
+int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) {
     constexpr const char *fn = "MPI_Waitall";
     MpiState &s = running(fn);
     if (int rc = check_request_array(fn, count, array_of_requests)) return rc;
@@ -139,7 +143,8 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
     return complete_all(s, count, array_of_requests, array_of_statuses, fn);
 }
 
-int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]) {
+PLEXUS_MPI_ALIAS(Testall)
+int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]) {
     constexpr const char *fn = "MPI_Testall";
     MpiState &s = running(fn);
     if (int rc = check_request_array(fn, count, array_of_requests)) return rc;
@@ -156,8 +161,9 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
     return complete_all(s, count, array_of_requests, array_of_statuses, fn);
 }
 
-int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-                 MPI_Status array_of_statuses[]) {
+PLEXUS_MPI_ALIAS(Waitsome)
+int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                  MPI_Status array_of_statuses[]) {
     constexpr const char *fn = "MPI_Waitsome";
     MpiState &s = running(fn);
     if (int rc = check_some(fn, incount, array_of_requests, outcount, array_of_indices)) return rc;
@@ -169,8 +175,9 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, in
     return complete_some(s, incount, array_of_requests, outcount, array_of_indices, array_of_statuses, fn);
 }
 
-int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-                 MPI_Status array_of_statuses[]) {
+PLEXUS_MPI_ALIAS(Testsome)
+int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                  MPI_Status array_of_statuses[]) {
     constexpr const char *fn = "MPI_Testsome";
     MpiState &s = running(fn);
     if (int rc = check_some(fn, incount, array_of_requests, outcount, array_of_indices)) return rc;

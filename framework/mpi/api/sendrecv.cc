@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
 #include "mpi/pt2pt_start.h"
 
@@ -33,8 +34,9 @@ struct FreeDeleter {
 
 extern "C" {
 
-int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
+PLEXUS_MPI_ALIAS(Sendrecv)
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
     constexpr const char *fn = "MPI_Sendrecv";
     MpiState &s = running(fn);
     if (int rc = check_pt2pt(fn, Direction::Send, sendbuf, sendcount, sendtype, dest, sendtag, comm)) return rc;
@@ -51,8 +53,9 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
 }
 
 // The outgoing data is packed into a temporary copy first, then the buffer receives.
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
-                         MPI_Comm comm, MPI_Status *status) {
+PLEXUS_MPI_ALIAS(Sendrecv_replace)
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+                          MPI_Comm comm, MPI_Status *status) {
     constexpr const char *fn = "MPI_Sendrecv_replace";
     MpiState &s = running(fn);
     if (int rc = check_pt2pt(fn, Direction::Send, buf, count, datatype, dest, sendtag, comm)) return rc;
