@@ -629,6 +629,53 @@ static void check_persistent(void) {
     OK(MPI_Request_free(&r[0]));
 }
 
+/* Process topologies on MPI_COMM_SELF: a 1 x 1 periodic grid, a one-node graph with a self-loop,
+ * a distributed graph with one weighted self-edge. */
+static void check_topologies(void) {
+    int dims[2] = {0, 0}, periods[2] = {1, 0}, coords[2], nd = -1, rank = -1, src, dst, status, remain[2] = {1, 0};
+    int index[1] = {1}, edges[1] = {0}, nn, ne, self[1] = {0}, w[1] = {5}, in, out, weighted, gi[1], ge[1], ws[1];
+    MPI_Comm cart, sub, graph, dist, dist2;
+    OK(MPI_Dims_create(1, 2, dims));
+    CHECK(dims[0] == 1 && dims[1] == 1);
+    OK(MPI_Cart_create(MPI_COMM_SELF, 2, dims, periods, 1, &cart));
+    OK(MPI_Topo_test(cart, &status));
+    CHECK(status == MPI_CART);
+    OK(MPI_Cartdim_get(cart, &nd));
+    OK(MPI_Cart_get(cart, 2, dims, periods, coords));
+    CHECK(nd == 2 && coords[0] == 0 && periods[0] == 1 && periods[1] == 0);
+    coords[0] = 3; /* periodic: wraps to 0 */
+    coords[1] = 0;
+    OK(MPI_Cart_rank(cart, coords, &rank));
+    OK(MPI_Cart_coords(cart, 0, 2, coords));
+    OK(MPI_Cart_shift(cart, 0, 1, &src, &dst));
+    CHECK(rank == 0 && src == 0 && dst == 0);
+    OK(MPI_Cart_shift(cart, 1, 1, &src, &dst));
+    CHECK(src == MPI_PROC_NULL && dst == MPI_PROC_NULL);
+    OK(MPI_Cart_sub(cart, remain, &sub));
+    OK(MPI_Cart_map(MPI_COMM_SELF, 2, dims, periods, &rank));
+    CHECK(rank == 0);
+    OK(MPI_Graph_create(MPI_COMM_SELF, 1, index, edges, 0, &graph));
+    OK(MPI_Topo_test(graph, &status));
+    OK(MPI_Graphdims_get(graph, &nn, &ne));
+    OK(MPI_Graph_get(graph, 1, 1, gi, ge));
+    OK(MPI_Graph_neighbors_count(graph, 0, &nn));
+    OK(MPI_Graph_neighbors(graph, 0, 1, ge));
+    OK(MPI_Graph_map(MPI_COMM_SELF, 1, index, edges, &rank));
+    CHECK(status == MPI_GRAPH && nn == 1 && ne == 1 && gi[0] == 1 && ge[0] == 0 && rank == 0);
+    OK(MPI_Dist_graph_create_adjacent(MPI_COMM_SELF, 1, self, w, 1, self, w, MPI_INFO_NULL, 0, &dist));
+    OK(MPI_Dist_graph_create(MPI_COMM_SELF, 1, self, index /* degrees {1} */, self, MPI_UNWEIGHTED,
+                             MPI_INFO_NULL, 0, &dist2));
+    OK(MPI_Topo_test(dist, &status));
+    OK(MPI_Dist_graph_neighbors_count(dist, &in, &out, &weighted));
+    OK(MPI_Dist_graph_neighbors(dist, 1, ge, ws, 1, gi, MPI_UNWEIGHTED));
+    CHECK(status == MPI_DIST_GRAPH && in == 1 && out == 1 && weighted && ge[0] == 0 && ws[0] == 5);
+    OK(MPI_Comm_free(&dist2));
+    OK(MPI_Comm_free(&dist));
+    OK(MPI_Comm_free(&graph));
+    OK(MPI_Comm_free(&sub));
+    OK(MPI_Comm_free(&cart));
+}
+
 int main(int argc, char **argv) {
     int flag, provided, rank, size, len, version, subversion;
     char name[MPI_MAX_PROCESSOR_NAME], lib[MPI_MAX_LIBRARY_VERSION_STRING], cname[MPI_MAX_OBJECT_NAME];
@@ -675,6 +722,7 @@ int main(int argc, char **argv) {
     check_blocking();
     check_nonblocking();
     check_persistent();
+    check_topologies();
     check_errors();
     check_groups();
     check_comms();
