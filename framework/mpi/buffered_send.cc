@@ -17,7 +17,7 @@ void *allocate_block(MpiState &s, size_t bytes, Request *owner) {
 }  // namespace
 
 int start_buffered(MpiState &s, const char *function, const void *buf, int count, Datatype *type, int dest, int tag,
-                   Comm *comm) {
+                   Comm *comm, Request *handle) {
     if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
     const size_t bytes = packed_bytes(type, count);
     if (!s.bsend.attached())
@@ -46,7 +46,22 @@ int start_buffered(MpiState &s, const char *function, const void *buf, int count
         s.requests.put(r);
         return rc;
     }
+    if (handle) {
+        handle->mpi_flags |= kRequestBsendHandle;
+        handle->mpi_data = r;
+        handle->mpi_link_seq = r->pml.seq;
+    }
     return MPI_SUCCESS;
+}
+
+Request *linked_send(const Request *handle) {
+    if (!(handle->mpi_flags & kRequestBsendHandle)) return nullptr;
+    auto *r = static_cast<Request *>(handle->mpi_data);
+    // A request is never freed, only pooled: reading a reused one is safe, and its envelope and
+    // sequence number say whether it is still our message.
+    const bool same = request_valid(r) && (r->mpi_flags & kRequestBsendCopy) && r->comm == handle->comm &&
+                      r->peer == handle->peer && r->tag == handle->tag && r->pml.seq == handle->mpi_link_seq;
+    return same ? r : nullptr;
 }
 
 void drain_buffered(MpiState &s) {

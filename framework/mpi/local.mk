@@ -44,6 +44,11 @@ framework_mpi_libmpi_la_SOURCES += \
 	framework/mpi/api/errors.cc framework/mpi/api/alloc_mem.cc \
 	framework/mpi/api/profiling.h framework/mpi/api/profiling.cc
 
+# Generalized requests and the status setters.
+framework_mpi_libmpi_la_SOURCES += \
+	framework/mpi/grequest.h framework/mpi/grequest.cc \
+	framework/mpi/api/grequest.cc framework/mpi/api/status_set.cc
+
 include framework/mpi/datatype/local.mk
 include framework/mpi/comm/local.mk
 include framework/mpi/topo/local.mk

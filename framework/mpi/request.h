@@ -63,6 +63,7 @@ struct plexus_mpi_request_s {
     uint32_t mpi_flags = 0;    // the MPI layer's own bookkeeping (see mpi/request_flags.h)
     void *mpi_data = nullptr;  //   the Bsend buffer region this send came from
     int count = 0;             //   the user's count and datatype, for persistent restarts
+    uint32_t mpi_link_seq = 0;  //   a buffered send's handle: its internal send's sequence number
     plexus_mpi_datatype_s *datatype = nullptr;
     const void *user_buf = nullptr;   // the user's buffer, as the user passed it
     uint32_t mpi_magic = 0;           // kLiveMagic while the handle is valid

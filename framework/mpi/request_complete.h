@@ -4,6 +4,7 @@
 #pragma once
 
 #include "mpi.h"
+#include "mpi/grequest.h"
 #include "mpi/mpi_state.h"
 #include "mpi/request.h"
 #include "mpi/request_flags.h"
@@ -54,6 +55,8 @@ inline void retire(MpiState &s, MPI_Request *handle) {
 // The usual end of a single completion (Wait, Test, Waitany, Testany): status, data, error, retire.
 inline int complete_one(MpiState &s, MPI_Request *handle, MPI_Status *status, const char *function) {
     Request *r = *handle;
+    if (is_grequest(r)) [[unlikely]]
+        return finish_grequest(s, handle, status, function);  // the program's query_fn and free_fn
     if (status) fill_status(*r, status);
     const int rc = request_error(*r, function);
     retire(s, handle);

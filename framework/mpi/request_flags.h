@@ -19,6 +19,13 @@ enum RequestFlag : uint32_t {
     // The request holds a reference to its derived datatype (nonblocking and persistent
     // requests), released when the request goes back to the pool.
     kRequestHoldsType = 1u << 5,
+    // A generalized request (MPI_Grequest_start): mpi_data is its Grequest (mpi/grequest.h), the
+    // program's callbacks; it completes when the program says so, never through the PML.
+    kRequestGeneralized = 1u << 6,
+    // The user's handle of a buffered send (MPI_Ibsend, a started MPI_Bsend_init): mpi_data is
+    // the internal send that carries the copy, which MPI_Cancel withdraws; mpi_link_seq tells a
+    // send that is still that one from a later use of the same request.
+    kRequestBsendHandle = 1u << 7,
 };
 
 }  // namespace plexus::mpi

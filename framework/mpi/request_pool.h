@@ -32,6 +32,7 @@ inline void reset_request(Request *r) {
     r->mpi_flags = 0;
     r->mpi_data = nullptr;
     r->count = 0;
+    r->mpi_link_seq = 0;
     r->datatype = nullptr;
     r->user_buf = nullptr;
     r->mpi_magic = 0;

@@ -592,6 +592,33 @@ static void check_nonblocking(void) {
     CHECK(flag);
 }
 
+static int greq_query(void *extra, MPI_Status *status) {
+    (void)extra;
+    OK(MPI_Status_set_elements(status, MPI_INT, 2));
+    OK(MPI_Status_set_cancelled(status, 0));
+    return MPI_SUCCESS;
+}
+static int greq_free(void *extra) {
+    ++*(int *)extra;
+    return MPI_SUCCESS;
+}
+static int greq_cancel(void *extra, int complete) {
+    (void)extra;
+    (void)complete;
+    return MPI_SUCCESS;
+}
+
+static void check_grequest(void) {
+    int freed = 0, count = 0;
+    MPI_Request r;
+    MPI_Status st;
+    OK(MPI_Grequest_start(greq_query, greq_free, greq_cancel, &freed, &r));
+    OK(MPI_Grequest_complete(r));
+    OK(MPI_Wait(&r, &st));
+    OK(MPI_Get_count(&st, MPI_INT, &count));
+    CHECK(count == 2 && freed == 1 && r == MPI_REQUEST_NULL);
+}
+
 static void check_persistent(void) {
     int out = 42, in = 0, i;
     MPI_Request r[2];
@@ -721,6 +748,7 @@ int main(int argc, char **argv) {
     check_types();
     check_blocking();
     check_nonblocking();
+    check_grequest();
     check_persistent();
     check_topologies();
     check_errors();

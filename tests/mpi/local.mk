@@ -109,6 +109,7 @@ include tests/mpi/comms.mk
 include tests/mpi/attrs.mk
 include tests/mpi/colls.mk
 include tests/mpi/mpi22_calls.mk
+include tests/mpi/requests.mk
 include tests/pmpi/local.mk
 include tests/mpi/topology.mk
 

@@ -24,11 +24,15 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
     MpiState &s = running(fn);
     if (int rc = check_pt2pt(fn, Direction::Send, buf, count, datatype, dest, tag, comm)) return rc;
     if (int rc = check_pointer(fn, comm, request, "request")) return rc;
-    if (int rc = start_buffered(s, fn, buf, count, datatype, dest, tag, comm)) return rc;
     Request *r = s.new_request();
     describe(r, RequestKind::Send, SendMode::Standard, buf, count, datatype, dest, tag, comm);
-    r->bytes = r->status.bytes = packed_bytes(datatype, count);
     r->mpi_flags = kRequestLocal;
+    // Linked to the internal send, which MPI_Cancel withdraws.
+    if (int rc = start_buffered(s, fn, buf, count, datatype, dest, tag, comm, r)) {
+        s.requests.put(r);
+        return rc;
+    }
+    r->bytes = r->status.bytes = packed_bytes(datatype, count);
     r->complete = true;
     *request = r;
     return MPI_SUCCESS;

@@ -49,7 +49,7 @@ int restart(MpiState &s, Request *r, const char *fn) {
     int rc;
     if (r->mpi_flags & kRequestBuffered) {
         // The user's request completes as soon as the copy is in the attached buffer.
-        rc = start_buffered(s, fn, r->user_buf, r->count, r->datatype, r->peer, r->tag, r->comm);
+        rc = start_buffered(s, fn, r->user_buf, r->count, r->datatype, r->peer, r->tag, r->comm, r);
         r->status.bytes = r->bytes = packed_bytes(r->datatype, r->count);
         r->complete = true;
     } else {

@@ -1,6 +1,8 @@
 // MPI_Probe, MPI_Iprobe, MPI_Cancel, MPI_Test_cancelled.
 #include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
+#include "mpi/buffered_send.h"
+#include "mpi/grequest.h"
 #include "mpi/pt2pt_start.h"
 
 using namespace plexus::mpi;
@@ -79,8 +81,10 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
     return MPI_SUCCESS;
 }
 
-// Receives that have not matched are cancelled; sends are not (MPI allows a cancel to fail),
-// and they complete as usual.
+// Receives that have not matched are cancelled at once. A send is withdrawn if its receiver has
+// not matched it yet: the PML asks the receiver, and the request completes with the answer
+// (pml_cancel.cc); the user's handle of a buffered send follows the internal send that carries
+// the copy. A generalized request calls its cancel_fn.
 PLEXUS_MPI_ALIAS(Cancel)
 int PMPI_Cancel(MPI_Request *request) {
     constexpr const char *fn = "MPI_Cancel";
@@ -90,8 +94,22 @@ int PMPI_Cancel(MPI_Request *request) {
     if (!request_valid(r))
         return report_errorf(MPI_COMM_WORLD, MPI_ERR_REQUEST, "%s: invalid request %s", fn,
                              r ? "(not a request: freed, or never made by MPI)" : "MPI_REQUEST_NULL");
-    if (r->complete || request_inactive(r) || (r->mpi_flags & kRequestLocal)) return MPI_SUCCESS;
-    s.pml().cancel(r);
+    if (is_grequest(r)) return cancel_grequest(*r, fn);
+    if (request_inactive(r)) return MPI_SUCCESS;
+    if (r->kind == Request::Kind::Recv) {
+        if (!r->complete) s.pml().cancel(r);
+        return MPI_SUCCESS;
+    }
+    if (Request *sent = linked_send(r)) {
+        // Asked once: until the answer the handle is incomplete, and after it the outcome stays.
+        if (r->complete && !r->status.cancelled) {
+            r->complete = false;
+            s.pml().cancel_send(sent, r);
+        }
+        return MPI_SUCCESS;
+    }
+    if (r->mpi_flags & kRequestLocal) return MPI_SUCCESS;  // MPI_PROC_NULL; a copy already sent and reclaimed
+    s.pml().cancel_send(r);
     return MPI_SUCCESS;
 }
 

@@ -63,6 +63,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) 
     if (!request->complete) s.pml().progress();
     *flag = request->complete;
     if (!request->complete) return MPI_SUCCESS;
+    if (is_grequest(request)) return query_grequest(*request, status, fn);
     if (status) fill_status(*request, status);
     return request_error(*request, fn);
 }
@@ -77,6 +78,7 @@ int PMPI_Request_free(MPI_Request *request) {
     if (!r)
         return report_errorf(MPI_COMM_WORLD, MPI_ERR_REQUEST, "%s: the request is MPI_REQUEST_NULL", fn);
     if (!request_valid(r)) return report_invalid_request(fn, r, -1);
+    if (is_grequest(r)) return free_grequest(s, request, fn);  // free_fn now, or at its completion
     *request = MPI_REQUEST_NULL;
     if (r->complete || request_inactive(r)) {
         s.requests.put(r);

@@ -18,6 +18,11 @@ bool pending(const Request *r) { return active(r) && !r->complete; }
 // Completes one request of an array; its status gets MPI_ERROR too.
 int complete_in_array(MpiState &s, MPI_Request *handle, MPI_Status *status, const char *fn) {
     Request *r = *handle;
+    if (is_grequest(r)) [[unlikely]] {
+        const int rc = finish_grequest(s, handle, status, fn);
+        if (status) status->MPI_ERROR = rc;
+        return rc;
+    }
     const int rc = request_error(*r, fn);
     if (status) {
         fill_status(*r, status);
