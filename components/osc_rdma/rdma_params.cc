@@ -1,0 +1,61 @@
+#include "rdma_params.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include <plexus/output.h>
+#include <plexus/sdk/param.hpp>
+
+#include "rdma_coalescer.h"
+
+namespace plexus::osc_rdma {
+namespace {
+
+constexpr const char *kProtocolValues[] = {"auto", "sendrecv", "buffered", "rma", nullptr};
+
+Config g_config;
+int g_protocol = 0;
+uint64_t g_buffer_size = 0;
+
+}  // namespace
+
+int register_params(const plexus_host_api_t *host, const plexus_component_t *self) {
+    const int rc = plexus::sdk::register_params(host, self, {
+        plexus::sdk::enum_param(
+            "protocol", &g_protocol, kProtocolValues, "auto",
+            "How each one-sided operation moves: sendrecv (queued until the epoch's closing "
+            "synchronisation, then one message each), buffered (short operations coalesced into "
+            "buffers of osc_rdma_buffer_size, sent as soon as the epoch allows), rma (contiguous "
+            "put and get by the BTL's put/get where it has them; the rest buffered); auto chooses "
+            "per message: gets and puts larger than a buffer by rma where the BTL to the target "
+            "offers it, everything else buffered. Default auto.",
+            4),
+        plexus::sdk::size_param(
+            "buffer_size", &g_buffer_size, "0",
+            "Bytes of one coalescing buffer (one message, headers included) of the buffered "
+            "protocol; 0 is the eager limit of the BTL to each target; bounded by the BTL's "
+            "largest send. At least 65 when set. Default 0.",
+            6),
+    });
+    if (rc != PLEXUS_SUCCESS) return rc;
+    if (g_buffer_size != 0 && g_buffer_size < Coalescer::min_capacity()) {
+        host->log(self, PLEXUS_LOG_ERROR,
+                  "osc_rdma_buffer_size %llu is too small: valid values are 0 (the BTL's eager limit) "
+                  "or at least %zu bytes (a message header, a record header and one byte)",
+                  (unsigned long long)g_buffer_size, Coalescer::min_capacity());
+        return PLEXUS_ERR_BAD_PARAM;
+    }
+    g_config.protocol = Setting(g_protocol);
+    g_config.buffer_size = size_t(g_buffer_size);
+    return PLEXUS_SUCCESS;
+}
+
+const Config &config() { return g_config; }
+
+size_t message_capacity(const Config &c, size_t eager_limit, size_t max_send_size) {
+    size_t cap = c.buffer_size ? c.buffer_size : eager_limit;
+    if (max_send_size) cap = std::min(cap, max_send_size);
+    return cap >= Coalescer::min_capacity() ? cap : 0;
+}
+
+}  // namespace plexus::osc_rdma

@@ -1,0 +1,25 @@
+// osc_rdma's parameters: the protocol (auto or one forced for every message) and the size of the
+// buffered protocol's coalescing buffers (0: each BTL's eager limit).
+#pragma once
+
+#include <cstddef>
+
+#include <plexus/component.h>
+
+#include "rdma_protocol.h"
+
+namespace plexus::osc_rdma {
+
+struct Config {
+    Setting protocol = Setting::kAuto;
+    size_t buffer_size = 0;  // 0: the eager limit of the BTL to each peer
+};
+
+int register_params(const plexus_host_api_t *host, const plexus_component_t *self);
+const Config &config();
+
+// Bytes of one message to a peer reached by a BTL with these limits: buffer_size bounded by
+// what one send may carry; 0 when not even one record of one byte fits (the caller declines).
+size_t message_capacity(const Config &c, size_t eager_limit, size_t max_send_size);
+
+}  // namespace plexus::osc_rdma

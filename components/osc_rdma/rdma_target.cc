@@ -1,0 +1,155 @@
+// The target side: what arrives for this window. Data records are applied in arrival order (so
+// accumulates are element-atomic with respect to each other: one thread applies them one by one)
+// and counted for the synchronisation they belong to; control messages move the epochs; get
+// requests are answered from the window in messages of the eager size.
+#include <cstdio>
+#include <cstring>
+
+#include "rdma_window.h"
+
+namespace plexus::osc_rdma {
+namespace {
+
+// A target datatype made from its description, released when it goes.
+class DecodedType {
+public:
+    DecodedType(const plexus_osc_services_t *svc, const uint8_t *bytes, size_t len) : svc_(svc) {
+        if (svc->dtype_decode(bytes, len, &type_) != PLEXUS_OSC_SUCCESS) type_ = nullptr;
+    }
+    ~DecodedType() {
+        if (type_) svc_->dtype_release(type_);
+    }
+    DecodedType(const DecodedType &) = delete;
+    DecodedType &operator=(const DecodedType &) = delete;
+    plexus_coll_dtype_t *get() const { return type_; }
+
+private:
+    const plexus_osc_services_t *svc_;
+    plexus_coll_dtype_t *type_ = nullptr;
+};
+
+}  // namespace
+
+void Window::on_message(uint32_t src_proc, const MsgHeader &h, const uint8_t *body, size_t len) {
+    const int src = svc_->rank_of(win_, src_proc);
+    if (src < 0 || src >= size_) return;
+    receive(src, h, body, len);
+}
+
+void Window::receive(int src, const MsgHeader &h, const uint8_t *body, size_t len) {
+    Peer &p = peers_[size_t(src)];
+    switch (h.kind) {
+    case MsgKind::kData: on_data(src, h, body, len); break;
+    case MsgKind::kPost: ++p.posts; break;
+    case MsgKind::kComplete: received_.announce(src, h.count); break;
+    case MsgKind::kLockRequest: lock_events(lock_queue_.request(src, h.lock_type)); break;
+    case MsgKind::kLockGrant:
+        if (p.lock == LockState::kRequested) p.lock = LockState::kGranted;
+        break;
+    case MsgKind::kUnlock: lock_events(lock_queue_.unlock(src, h.count)); break;
+    case MsgKind::kUnlockDone: p.unlock_done = true; break;
+    case MsgKind::kGetReply: on_get_reply(h, body, len); break;
+    }
+}
+
+void Window::lock_events(const LockEvents &ev) {
+    for (int r : ev.granted) send_control(r, MsgKind::kLockGrant, 0);
+    for (int r : ev.released) send_control(r, MsgKind::kUnlockDone, 0);
+}
+
+void Window::on_data(int src, const MsgHeader &h, const uint8_t *body, size_t len) {
+    RecordReader reader(body, len);
+    RecordView r;
+    uint32_t n = 0;
+    while (reader.next(&r)) {
+        apply_record(src, r);
+        ++n;
+    }
+    if (reader.bad() && host_ && host_->log)
+        host_->log(nullptr, PLEXUS_LOG_WARN, "osc_rdma: a malformed record from rank %d was dropped", src);
+    if (h.epoch == EpochTag::kLock)
+        lock_events(lock_queue_.arrived(src, n));
+    else
+        received_.arrived(h.epoch, src, n);
+}
+
+int Window::apply_record(int src, const RecordView &r) {
+    uint8_t *at = static_cast<uint8_t *>(base_) + r.h.disp;
+    if (r.h.kind == RecordKind::kGetRequest) {
+        answer_get(src, r);
+        return PLEXUS_OSC_SUCCESS;
+    }
+    if (r.h.kind == RecordKind::kAccumulate) return apply_accumulate(r, at);
+    if (r.h.type_len == 0) {
+        if (r.h.disp + r.h.offset + r.h.len > bytes_) return PLEXUS_OSC_ERR_DISP;  // the origin checked
+        std::memcpy(at + r.h.offset, r.payload, r.h.len);
+        return PLEXUS_OSC_SUCCESS;
+    }
+    DecodedType type(svc_, r.type, r.h.type_len);
+    if (!type.get()) return PLEXUS_OSC_ERR_INTERN;
+    return svc_->unpack(at, int(r.h.target_count), type.get(), r.h.offset, r.payload, r.h.len);
+}
+
+// The fragment's items are unpacked into a temporary of the target layout, then combined into the
+// window by the predefined operation (op_apply wants both operands in one layout).
+int Window::apply_accumulate(const RecordView &r, uint8_t *at) {
+    DecodedType type(svc_, r.type, r.h.type_len);
+    plexus_coll_op_t *op = svc_->op_by_id(r.h.op);
+    if (!type.get() || !op) return PLEXUS_OSC_ERR_INTERN;
+    plexus_coll_dtype_info_t info{};
+    info.struct_size = sizeof info;
+    svc_->coll->dtype_info(type.get(), &info);
+    if (info.size == 0 || r.h.len == 0) return PLEXUS_OSC_SUCCESS;
+    const size_t items = size_t(r.h.len / info.size);
+    const size_t first = size_t(r.h.offset / info.size);
+    std::vector<uint8_t> tmp(size_t(info.true_extent) + (items - 1) * size_t(info.extent));
+    uint8_t *tmp_base = tmp.data() - info.true_lb;
+    if (int rc = svc_->unpack(tmp_base, int(items), type.get(), 0, r.payload, r.h.len); rc != PLEXUS_OSC_SUCCESS) return rc;
+    return svc_->coll->op_apply(op, tmp_base, at + ptrdiff_t(first) * info.extent, int(items), type.get());
+}
+
+void Window::answer_get(int src, const RecordView &r) {
+    Peer &p = peers_[size_t(src)];
+    const uint8_t *at = static_cast<const uint8_t *>(base_) + r.h.disp;
+    std::unique_ptr<DecodedType> type;
+    if (r.h.type_len) type = std::make_unique<DecodedType>(svc_, r.type, r.h.type_len);
+    const size_t room = p.outbox->capacity() - kMsgHeaderBytes - sizeof(uint64_t);
+    for (uint64_t off = 0; off < r.h.total; off += room) {
+        const size_t len = size_t(std::min<uint64_t>(room, r.h.total - off));
+        std::vector<uint8_t> msg(kMsgHeaderBytes + sizeof(uint64_t) + len);
+        MsgHeader h;
+        h.win = table_->at(src).win_id;
+        h.kind = MsgKind::kGetReply;
+        h.aux = r.h.get_id;
+        encode_header(h, msg.data());
+        std::memcpy(msg.data() + kMsgHeaderBytes, &off, sizeof off);
+        uint8_t *dst = msg.data() + kMsgHeaderBytes + sizeof off;
+        if (type && type->get())
+            svc_->pack(at, int(r.h.target_count), type->get(), size_t(off), dst, len);
+        else if (r.h.disp + off + len <= bytes_)
+            std::memcpy(dst, at + off, len);
+        send_message(p, msg);
+    }
+}
+
+void Window::on_get_reply(const MsgHeader &h, const uint8_t *body, size_t len) {
+    auto it = gets_.find(h.aux);
+    if (it == gets_.end() || len < sizeof(uint64_t)) return;
+    PendingGet &g = it->second;
+    uint64_t off = 0;
+    std::memcpy(&off, body, sizeof off);
+    const uint8_t *data = body + sizeof off;
+    const size_t n = len - sizeof off;
+    if (off > g.total || n > g.total - off) return;
+    if (g.contiguous)
+        std::memcpy(static_cast<uint8_t *>(g.origin) + g.lb + off, data, n);
+    else
+        svc_->unpack(g.origin, g.origin_count, g.origin_type, size_t(off), data, n);
+    g.received += n;
+    if (g.received >= g.total) {
+        --peers_[size_t(g.target)].gets_outstanding;
+        gets_.erase(it);
+    }
+}
+
+}  // namespace plexus::osc_rdma

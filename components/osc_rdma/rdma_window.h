@@ -1,0 +1,221 @@
+// One osc_rdma window: the module the MPI layer calls. The origin side queues or issues each
+// operation by the protocol chosen for it (rdma_origin.cc), the synchronisation calls follow the
+// paper (rdma_sync.cc), the target side applies what arrives (rdma_target.cc), and every message
+// leaves through one ordered outbox per peer (rdma_send.cc).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <plexus/osc.h>
+#include <plexus/sdk/progress.hpp>
+
+#include "rdma_coalescer.h"
+#include "rdma_counters.h"
+#include "rdma_lock_queue.h"
+#include "rdma_memory.h"
+#include "rdma_params.h"
+#include "rdma_protocol.h"
+#include "rdma_wire.h"
+
+namespace plexus::osc_rdma {
+
+// This process's window memory registered with one BTL; deregistered when it goes.
+class MemRegistration {
+public:
+    MemRegistration(plexus_btl_module_t *btl, const plexus_btl_mem_handle_t &h) : btl_(btl), handle_(h) {}
+    MemRegistration(const MemRegistration &) = delete;
+    MemRegistration &operator=(const MemRegistration &) = delete;
+    ~MemRegistration() { btl_->deregister_mem(btl_, &handle_); }
+    plexus_btl_module_t *btl() const { return btl_; }
+    const plexus_btl_mem_handle_t &handle() const { return handle_; }
+
+private:
+    plexus_btl_module_t *btl_;
+    plexus_btl_mem_handle_t handle_;
+};
+
+// An operation as the user called it, kept until the epoch lets it start (or, for sendrecv, until
+// the synchronisation that closes the epoch).
+struct PendingOp {
+    OpKind kind;
+    const void *origin;
+    void *result;  // get: where the data go
+    int origin_count;
+    plexus_coll_dtype_t *origin_type;
+    int64_t disp;
+    int target_count;
+    plexus_coll_dtype_t *target_type;
+    plexus_coll_op_t *op;
+};
+
+enum class LockState { kNone, kRequested, kGranted };
+
+// A get waiting for its replies.
+struct PendingGet {
+    int target;
+    void *origin;
+    int origin_count;
+    plexus_coll_dtype_t *origin_type;
+    bool contiguous;      // the origin layout is one block from origin + lb
+    ptrdiff_t lb;
+    uint64_t total;
+    uint64_t received = 0;
+};
+
+// A BTL put/get that could not start yet (the BTL said AGAIN).
+struct DeferredRma {
+    bool is_put;
+    void *local;
+    size_t len;
+    uint64_t remote_addr;
+};
+
+class Window;
+
+// Everything this process keeps about one member of the window.
+struct Peer {
+    Window *win = nullptr;
+    int rank = 0;
+    plexus_osc_path_t send_path{};
+    plexus_osc_path_t rma_path{};  // btl NULL: no put/get to this peer
+    const plexus_btl_mem_handle_t *rma_handle = nullptr;
+    std::unique_ptr<Coalescer> outbox;
+    std::deque<std::vector<uint8_t>> deferred;  // messages the BTL had no room for yet, in order
+    std::deque<DeferredRma> deferred_rma;
+    std::vector<PendingOp> queued;
+    uint32_t rma_outstanding = 0;
+    uint32_t gets_outstanding = 0;
+    int rma_error = 0;
+    // access side
+    uint32_t posts = 0;  // post messages from this peer not yet used by a complete
+    bool in_access_group = false;
+    LockState lock = LockState::kNone;
+    int lock_type = 0;
+    bool unlock_done = false;
+    // exposure side
+    bool in_exposure_group = false;
+};
+
+class Window {
+public:
+    Window(const plexus_osc_scope_t &scope, const Config &config, const plexus_host_api_t *host);
+    ~Window();
+    Window(const Window &) = delete;
+    Window &operator=(const Window &) = delete;
+
+    int init(void **base);
+    int free_window();
+
+    int put(const void *origin, int ocount, plexus_coll_dtype_t *otype, int target, ptrdiff_t disp, int tcount,
+            plexus_coll_dtype_t *ttype);
+    int get(void *origin, int ocount, plexus_coll_dtype_t *otype, int target, ptrdiff_t disp, int tcount,
+            plexus_coll_dtype_t *ttype);
+    int accumulate(const void *origin, int ocount, plexus_coll_dtype_t *otype, int target, ptrdiff_t disp,
+                   int tcount, plexus_coll_dtype_t *ttype, plexus_coll_op_t *op);
+
+    int fence(int assert_bits);
+    int start(int n, const int ranks[], int assert_bits);
+    int complete();
+    int post(int n, const int ranks[], int assert_bits);
+    int wait();
+    int test(int *flag);
+    int lock(int lock_type, int target, int assert_bits);
+    int unlock(int target);
+
+    // From the receive callback: one message of this window.
+    void on_message(uint32_t src_proc, const MsgHeader &h, const uint8_t *body, size_t len);
+    void receive(int src, const MsgHeader &h, const uint8_t *body, size_t len);
+    // The progress callback: deferred sends, operations a grant released, loopback messages.
+    int progress();
+
+    // For tests: which protocol an operation to target would take.
+    Protocol protocol_for(int target, const OpShape &op) const;
+    const MemoryTable *memory() const { return table_.get(); }
+
+private:
+    // origin (rdma_origin.cc)
+    int start_op(const char *call, PendingOp op, int target);
+    int issue(int target, const PendingOp &op);
+    int issue_rma(Peer &p, const PendingOp &op, size_t bytes, ptrdiff_t origin_lb, ptrdiff_t target_lb);
+    int issue_buffered(Peer &p, const PendingOp &op, Protocol proto);
+    int issue_queued(Peer &p);
+    int epoch_allows_now(const Peer &p) const;
+    bool in_access_epoch(const Peer &p) const;
+    int check_access(const char *call, int target, int64_t disp, int tcount, plexus_coll_dtype_t *ttype,
+                     size_t *bytes);
+    int encode_type(plexus_coll_dtype_t *type, std::vector<uint8_t> *out);
+
+    // sync (rdma_sync.cc)
+    int finish_access(Peer &p);
+    int wait_for(bool (*done)(Window *, void *), void *ctx);
+    int poll_once();
+    int exchange_counts(const std::vector<uint32_t> &sent, std::vector<uint32_t> *received);
+    int end_exposure_if_done(bool *done);
+    void deliver_grant(Peer &p);
+
+    // target (rdma_target.cc)
+    void on_data(int src, const MsgHeader &h, const uint8_t *body, size_t len);
+    int apply_record(int src, const RecordView &r);
+    int apply_accumulate(const RecordView &r, uint8_t *at);
+    void answer_get(int src, const RecordView &r);
+    void on_get_reply(const MsgHeader &h, const uint8_t *body, size_t len);
+    void lock_events(const LockEvents &ev);
+
+    // sending (rdma_send.cc)
+    int send_control(int target, MsgKind kind, uint32_t count, uint8_t lock_type = 0, uint32_t aux = 0);
+    int send_message(Peer &p, std::vector<uint8_t> &msg);
+    int sink(Peer &p, std::vector<uint8_t> &msg, uint32_t records);
+    bool try_send(Peer &p, std::vector<uint8_t> &msg);
+    void drain_deferred(Peer &p);
+    int start_rma(Peer &p, const DeferredRma &op);
+    EpochTag epoch_tag(const Peer &p) const;
+
+    int fail(int cls, const char *fmt, ...)
+#if defined(__GNUC__)
+        __attribute__((format(printf, 3, 4)))
+#endif
+        ;
+
+    friend struct WindowTestAccess;
+
+    const plexus_osc_services_t *svc_;
+    const plexus_host_api_t *host_;
+    plexus_osc_win_t *win_;
+    plexus_coll_comm_t *comm_;
+    Config config_;
+    int rank_;
+    int size_;
+    int flavor_;
+    void *base_;
+    uint64_t bytes_;
+    int disp_unit_;
+    bool allocated_ = false;
+    uint32_t id_ = 0;
+    bool registered_ = false;
+
+    std::vector<std::unique_ptr<MemRegistration>> registrations_;
+    std::unique_ptr<MemoryTable> table_;
+    std::vector<Peer> peers_;
+    SentCounts sent_;
+    ReceivedCounts received_;
+    LockQueue lock_queue_;
+    std::unordered_map<uint32_t, PendingGet> gets_;
+    uint32_t next_get_ = 1;
+    std::deque<std::pair<int, std::vector<uint8_t>>> loopback_;  // messages to this process
+    std::vector<int> exposure_;
+
+    bool fence_open_ = false;
+    unsigned fence_epoch_ = 0;
+    bool access_open_ = false;   // between start and complete
+    bool exposure_open_ = false; // between post and wait/test
+    int locks_held_ = 0;
+    bool in_progress_ = false;
+    plexus::sdk::ProgressRegistration progress_reg_;
+};
+
+}  // namespace plexus::osc_rdma

@@ -1,0 +1,300 @@
+// Windows of 2-4 fake processes (threads, osc_rdma_fake.h): fence put/get/accumulate under every
+// protocol with the data checked byte for byte, coalescing on the wire, derived datatypes at both
+// ends, PSCW with a subset of the group, a counter under exclusive locks, a rank locking its own
+// window, and the errors: out-of-window (MPI_ERR_DISP) and operations outside an epoch
+// (MPI_ERR_RMA_SYNC), each with its message.
+#include "osc_rdma_fake.h"
+
+#include <numeric>
+
+using namespace osc_fake;
+using plexus::osc_rdma::Config;
+using plexus::osc_rdma::Setting;
+
+namespace {
+
+constexpr uint32_t kAll = PLEXUS_BTL_CAP_SEND | PLEXUS_BTL_CAP_PUT | PLEXUS_BTL_CAP_GET;
+constexpr uint32_t kSendOnly = PLEXUS_BTL_CAP_SEND;
+
+Config config(Setting s, size_t buffer = 0) {
+    Config c;
+    c.protocol = s;
+    c.buffer_size = buffer;
+    return c;
+}
+
+const Setting kSettings[] = {Setting::kAuto, Setting::kSendRecv, Setting::kBuffered, Setting::kRma};
+
+}  // namespace
+
+// Every rank puts its row into every other rank's window, gets a neighbour's, accumulates into
+// rank 0; sizes from one int to more than a message.
+TEST(OscRdmaWindow, FencePutGetAccumulateUnderEveryProtocol) {
+    for (uint32_t caps : {kAll, kSendOnly})
+        for (Setting s : kSettings)
+            for (int count : {1, 100, 5000}) {
+                const int n = 3;
+                World w(n, caps, 4096);
+                w.run([&](Proc &p) {
+                    std::vector<int32_t> mem(static_cast<size_t>(n * count), -1), acc(static_cast<size_t>(count), 0);
+                    std::vector<int32_t> mine(static_cast<size_t>(count)), got(static_cast<size_t>(count), 0);
+                    for (int i = 0; i < count; ++i) mine[size_t(i)] = p.rank * 100000 + i;
+                    Win win(p, mem.data(), mem.size() * 4, 4, config(s));
+                    Win wacc(p, acc.data(), acc.size() * 4, 4, config(s));
+                    plexus_osc_module_t *m = win.mod;
+                    ASSERT_EQ(m->fence(m, 0), 0);
+                    ASSERT_EQ(wacc.mod->fence(wacc.mod, 0), 0);
+                    for (int t = 0; t < n; ++t)
+                        ASSERT_EQ(m->put(m, mine.data(), count, h(kInt), t, p.rank * count, count, h(kInt)), 0) << p.last_error;
+                    ASSERT_EQ(wacc.mod->accumulate(wacc.mod, mine.data(), count, h(kInt), 0, 0, count, h(kInt), op(kSum)), 0);
+                    ASSERT_EQ(m->fence(m, 0), 0);
+                    ASSERT_EQ(wacc.mod->fence(wacc.mod, 0), 0);
+                    for (int r = 0; r < n; ++r)
+                        for (int i = 0; i < count; ++i) {
+                            ASSERT_EQ(mem[size_t(r * count + i)], r * 100000 + i);
+                        }
+                    if (p.rank == 0)
+                        for (int i = 0; i < count; ++i) {
+                            ASSERT_EQ(acc[size_t(i)], 300000 + 3 * i);
+                        }
+                    const int from = (p.rank + 1) % n;
+                    ASSERT_EQ(m->get(m, got.data(), count, h(kInt), from, from * count, count, h(kInt)), 0);
+                    ASSERT_EQ(m->fence(m, 0), 0);
+                    for (int i = 0; i < count; ++i) {
+                        ASSERT_EQ(got[size_t(i)], from * 100000 + i);
+                    }
+                });
+            }
+}
+
+TEST(OscRdmaWindow, ManySmallPutsAreCoalesced) {
+    World w(2, kAll, 8192);
+    w.run([&](Proc &p) {
+        std::vector<double> mem(1000, 0.0), src(1000);
+        std::iota(src.begin(), src.end(), 0.5);
+        Win win(p, mem.data(), mem.size() * 8, 8, config(Setting::kAuto));
+        plexus_osc_module_t *m = win.mod;
+        ASSERT_EQ(m->fence(m, PLEXUS_OSC_MODE_NOPRECEDE), 0);
+        const uint64_t before = p.sends;
+        if (p.rank == 0)
+            for (int i = 0; i < 1000; ++i) {
+                ASSERT_EQ(m->put(m, &src[size_t(i)], 1, h(kDouble), 1, i, 1, h(kDouble)), 0);
+            }
+        ASSERT_EQ(m->fence(m, 0), 0);
+        if (p.rank == 0) {
+            // 1000 records of 48 + 8 bytes in 8 KiB messages: 8 messages instead of 1000.
+            const size_t per = (8192 - 16) / 56;
+            EXPECT_EQ(p.sends - before, (1000 + per - 1) / per);
+            EXPECT_EQ(p.puts, 0u);  // small puts never went by rma
+        } else {
+            EXPECT_EQ(std::memcmp(mem.data(), src.data(), 8000), 0);
+        }
+    });
+}
+
+TEST(OscRdmaWindow, SendrecvSendsOneMessagePerOperation) {
+    World w(2, kAll, 8192);
+    w.run([&](Proc &p) {
+        std::vector<double> mem(100, 0.0), src(100, 2.5);
+        Win win(p, mem.data(), mem.size() * 8, 8, config(Setting::kSendRecv));
+        plexus_osc_module_t *m = win.mod;
+        ASSERT_EQ(m->fence(m, 0), 0);
+        const uint64_t before = p.sends;
+        if (p.rank == 0)
+            for (int i = 0; i < 100; ++i) {
+                ASSERT_EQ(m->put(m, &src[size_t(i)], 1, h(kDouble), 1, i, 1, h(kDouble)), 0);
+            }
+        EXPECT_EQ(p.sends, before);  // queued until the fence
+        ASSERT_EQ(m->fence(m, 0), 0);
+        if (p.rank == 0) {
+            EXPECT_EQ(p.sends - before, 100u);
+        }
+        if (p.rank == 1) {
+            EXPECT_EQ(mem, src);
+        }
+    });
+}
+
+TEST(OscRdmaWindow, LargeContiguousPutsAndGetsGoByRmaUnderAuto) {
+    World w(2, kAll, 4096);
+    w.run([&](Proc &p) {
+        std::vector<uint8_t> mem(1 << 20, 0), src(1 << 20), got(8, 0);
+        for (size_t i = 0; i < src.size(); ++i) src[i] = uint8_t(i * 7 + 3);
+        Win win(p, mem.data(), mem.size(), 1, config(Setting::kAuto));
+        plexus_osc_module_t *m = win.mod;
+        ASSERT_EQ(m->fence(m, 0), 0);
+        if (p.rank == 0) {
+            ASSERT_EQ(m->put(m, src.data(), 1 << 20, h(kByte), 1, 0, 1 << 20, h(kByte)), 0);
+        }
+        ASSERT_EQ(m->fence(m, 0), 0);
+        if (p.rank == 1) {
+            ASSERT_EQ(mem, src);
+        }
+        if (p.rank == 1) {
+            ASSERT_EQ(m->get(m, got.data(), 8, h(kByte), 0, 0, 8, h(kByte)), 0);
+        }
+        ASSERT_EQ(m->fence(m, 0), 0);
+        if (p.rank == 0) {
+            EXPECT_EQ(p.puts, 1u);
+        }
+        if (p.rank == 1) {
+            EXPECT_EQ(p.gets, 1u);
+            EXPECT_EQ(std::vector<uint8_t>(8, 0), got);  // rank 0's window is still zero
+        }
+    });
+}
+
+// Strided vectors at the origin into differently strided ones at the target, and back; the
+// accumulate's items are cut between messages (a 512-byte buffer holds four of them).
+TEST(OscRdmaWindow, DerivedDatatypesAtBothEnds) {
+    for (Setting s : kSettings) {
+        World w(2, kAll, 512);
+        w.run([&](Proc &p) {
+            std::vector<int32_t> mem(2600, 0), src(1900), back(1900, 0);
+            for (int i = 0; i < 1900; ++i) src[size_t(i)] = i + 1;
+            Dtype every_other = vector_int(10, 1, 2);  // 10 ints, every second one; extent 19 ints
+            Dtype pairs = vector_int(5, 2, 6);         // 5 pairs, every 6 ints; extent 26 ints
+            auto at_origin = [](int k) { return size_t(19 * (k / 10) + 2 * (k % 10)); };
+            auto at_target = [](int k) { return size_t(26 * (k / 10) + (k % 10) / 2 * 6 + k % 2); };
+            Win win(p, mem.data(), mem.size() * 4, 4, config(s));
+            plexus_osc_module_t *m = win.mod;
+            ASSERT_EQ(m->fence(m, 0), 0);
+            if (p.rank == 0) {
+                ASSERT_EQ(m->put(m, src.data(), 100, h(every_other), 1, 0, 100, h(pairs)), 0) << p.last_error;
+            }
+            ASSERT_EQ(m->fence(m, 0), 0);
+            if (p.rank == 1) {
+                for (int k = 0; k < 1000; ++k) ASSERT_EQ(mem[at_target(k)], src[at_origin(k)]) << k;
+                EXPECT_EQ(mem[2], 0);  // the gaps stay untouched
+            }
+            barrier(nullptr, nullptr);  // the loads above end before the next epoch's updates start
+            if (p.rank == 0) {
+                ASSERT_EQ(m->get(m, back.data(), 100, h(every_other), 1, 0, 100, h(pairs)), 0) << p.last_error;
+                ASSERT_EQ(m->accumulate(m, src.data(), 100, h(every_other), 1, 0, 100, h(pairs), op(kSum)), 0)
+                    << p.last_error;
+            }
+            ASSERT_EQ(m->fence(m, 0), 0);
+            if (p.rank == 0) {
+                for (int k = 0; k < 1000; ++k) ASSERT_EQ(back[at_origin(k)], src[at_origin(k)]) << k;
+                EXPECT_EQ(back[1], 0);
+            }
+            if (p.rank == 1) {
+                for (int k = 0; k < 1000; ++k) ASSERT_EQ(mem[at_target(k)], 2 * src[at_origin(k)]) << k;
+            }
+        });
+    }
+}
+
+TEST(OscRdmaWindow, AnAccumulateItemLargerThanAMessageIsRefusedWithWhy) {
+    World w(2, kAll, 512);
+    w.run([&](Proc &p) {
+        std::vector<int32_t> mem(3000, 0), src(2000, 1);
+        Dtype big = vector_int(1000, 1, 2);  // one item: 4000 bytes
+        Win win(p, mem.data(), mem.size() * 4, 4, config(Setting::kAuto));
+        plexus_osc_module_t *m = win.mod;
+        ASSERT_EQ(m->fence(m, 0), 0);
+        EXPECT_EQ(m->accumulate(m, src.data(), 1, h(big), 1 - p.rank, 0, 1, h(big), op(kSum)), PLEXUS_OSC_ERR_UNSUPPORTED);
+        EXPECT_NE(p.last_error.find("4000 bytes"), std::string::npos) << p.last_error;
+        ASSERT_EQ(m->fence(m, 0), 0);
+        EXPECT_EQ(mem, std::vector<int32_t>(3000, 0));
+    });
+}
+
+// Ranks 1 and 2 access rank 0 (post to both); rank 3 stays out of it.
+TEST(OscRdmaWindow, PscwWithASubsetOfTheGroup) {
+    for (Setting s : kSettings) {
+        World w(4, kAll, 4096);
+        w.run([&](Proc &p) {
+            std::vector<int32_t> mem(8, 0);
+            Win win(p, mem.data(), mem.size() * 4, 4, config(s));
+            plexus_osc_module_t *m = win.mod;
+            for (int round = 0; round < 3; ++round) {
+                if (p.rank == 0) {
+                    const int origins[] = {1, 2};
+                    ASSERT_EQ(m->post(m, 2, origins, 0), 0);
+                    int flag = 0;
+                    while (!flag) ASSERT_EQ(m->test(m, &flag), 0);
+                    for (int r = 1; r <= 2; ++r)
+                        for (int i = 0; i < 4; ++i) {
+                            ASSERT_EQ(mem[size_t((r - 1) * 4 + i)], r * 10 + i + round) << round;
+                        }
+                } else if (p.rank <= 2) {
+                    const int target[] = {0};
+                    std::vector<int32_t> v(4);
+                    for (int i = 0; i < 4; ++i) v[size_t(i)] = p.rank * 10 + i + round;
+                    ASSERT_EQ(m->start(m, 1, target, 0), 0);
+                    ASSERT_EQ(m->put(m, v.data(), 4, h(kInt), 0, (p.rank - 1) * 4, 4, h(kInt)), 0);
+                    ASSERT_EQ(m->complete(m), 0);
+                }
+            }
+        });
+    }
+}
+
+// Every rank increments a counter at rank 0 under exclusive locks (lock returns before the grant;
+// the accumulate waits for it); the total is exact, also with rank 0 locking its own window.
+TEST(OscRdmaWindow, CounterUnderExclusiveLocks) {
+    for (Setting s : kSettings) {
+        const int n = 4, iters = 25;
+        World w(n, kAll, 4096);
+        w.run([&](Proc &p) {
+            int32_t counter = 0, one = 1, seen = -1;
+            Win win(p, &counter, sizeof counter, 4, config(s));
+            plexus_osc_module_t *m = win.mod;
+            for (int i = 0; i < iters; ++i) {
+                ASSERT_EQ(m->lock(m, PLEXUS_OSC_LOCK_EXCLUSIVE, 0, 0), 0);
+                ASSERT_EQ(m->accumulate(m, &one, 1, h(kInt), 0, 0, 1, h(kInt), op(kSum)), 0);
+                ASSERT_EQ(m->unlock(m, 0), 0);
+            }
+            barrier(nullptr, nullptr);
+            ASSERT_EQ(m->lock(m, PLEXUS_OSC_LOCK_SHARED, 0, 0), 0);
+            ASSERT_EQ(m->get(m, &seen, 1, h(kInt), 0, 0, 1, h(kInt)), 0);
+            ASSERT_EQ(m->unlock(m, 0), 0);
+            EXPECT_EQ(seen, n * iters);
+            barrier(nullptr, nullptr);
+        });
+    }
+}
+
+TEST(OscRdmaWindow, OutOfWindowIsErrDispAndNothingMoves) {
+    World w(2, kAll, 4096);
+    w.run([&](Proc &p) {
+        std::vector<int32_t> mem(10, 7), src(4, 1);
+        Win win(p, mem.data(), mem.size() * 4, 4, config(Setting::kAuto));
+        plexus_osc_module_t *m = win.mod;
+        ASSERT_EQ(m->fence(m, 0), 0);
+        const int peer = 1 - p.rank;
+        EXPECT_EQ(m->put(m, src.data(), 4, h(kInt), peer, 7, 4, h(kInt)), PLEXUS_OSC_ERR_DISP);
+        EXPECT_NE(p.last_error.find("MPI_Put"), std::string::npos) << p.last_error;
+        EXPECT_NE(p.last_error.find("[28, 44)"), std::string::npos) << p.last_error;
+        EXPECT_EQ(m->get(m, src.data(), 1, h(kInt), peer, -1, 1, h(kInt)), PLEXUS_OSC_ERR_DISP);
+        EXPECT_NE(p.last_error.find("negative"), std::string::npos) << p.last_error;
+        EXPECT_EQ(m->accumulate(m, src.data(), 4, h(kInt), peer, 10, 4, h(kInt), op(kSum)), PLEXUS_OSC_ERR_DISP);
+        EXPECT_EQ(m->put(m, src.data(), 4, h(kInt), peer, 6, 4, h(kInt)), 0);  // the last four ints: inside
+        ASSERT_EQ(m->fence(m, 0), 0);
+        EXPECT_EQ(mem, (std::vector<int32_t>{7, 7, 7, 7, 7, 7, 1, 1, 1, 1}));
+    });
+}
+
+TEST(OscRdmaWindow, OperationsOutsideAnEpochAreRmaSync) {
+    World w(2, kAll, 4096);
+    w.run([&](Proc &p) {
+        int32_t mem = 0, v = 1;
+        Win win(p, &mem, sizeof mem, 4, config(Setting::kAuto));
+        plexus_osc_module_t *m = win.mod;
+        EXPECT_EQ(m->put(m, &v, 1, h(kInt), 1 - p.rank, 0, 1, h(kInt)), PLEXUS_OSC_ERR_RMA_SYNC);
+        EXPECT_NE(p.last_error.find("outside an access epoch"), std::string::npos) << p.last_error;
+        EXPECT_EQ(m->complete(m), PLEXUS_OSC_ERR_RMA_SYNC);
+        EXPECT_EQ(m->wait(m), PLEXUS_OSC_ERR_RMA_SYNC);
+        EXPECT_EQ(m->unlock(m, 1 - p.rank), PLEXUS_OSC_ERR_RMA_SYNC);
+        EXPECT_NE(p.last_error.find("not locked"), std::string::npos) << p.last_error;
+        ASSERT_EQ(m->lock(m, PLEXUS_OSC_LOCK_SHARED, 1 - p.rank, 0), 0);
+        EXPECT_EQ(m->lock(m, PLEXUS_OSC_LOCK_SHARED, 1 - p.rank, 0), PLEXUS_OSC_ERR_RMA_SYNC);
+        EXPECT_EQ(m->fence(m, 0), PLEXUS_OSC_ERR_RMA_SYNC);
+        EXPECT_NE(p.last_error.find("lock epoch"), std::string::npos) << p.last_error;
+        ASSERT_EQ(m->unlock(m, 1 - p.rank), 0);
+        // A fence with NOSUCCEED opens no epoch.
+        ASSERT_EQ(m->fence(m, PLEXUS_OSC_MODE_NOSUCCEED), 0);
+        EXPECT_EQ(m->put(m, &v, 1, h(kInt), 1 - p.rank, 0, 1, h(kInt)), PLEXUS_OSC_ERR_RMA_SYNC);
+    });
+}
