@@ -80,8 +80,14 @@ int Window::fence(int assert_bits) {
     if (access_open_ || exposure_open_ || locks_held_ > 0)
         return fail(PLEXUS_OSC_ERR_RMA_SYNC, "MPI_Win_fence inside a %s epoch",
                     locks_held_ > 0 ? "lock" : access_open_ ? "start/complete" : "post/wait");
-    // NOPRECEDE (given by every process, MPI says) promises there is nothing to complete.
-    if (!(assert_bits & PLEXUS_OSC_MODE_NOPRECEDE)) {
+    // NOPRECEDE (given by every process, MPI says) promises there is nothing to complete; the
+    // fence must still keep the next epoch's operations out of every window until its owner
+    // has called it: a barrier does that, unless no epoch follows either.
+    if (assert_bits & PLEXUS_OSC_MODE_NOPRECEDE) {
+        if (!(assert_bits & PLEXUS_OSC_MODE_NOSUCCEED))
+            if (int rc = svc_->coll->dispatch->barrier(nullptr, comm_); rc != PLEXUS_OSC_SUCCESS)
+                return fail(rc, "MPI_Win_fence: the barrier failed");
+    } else {
         for (Peer &p : peers_)
             if (int rc = finish_access(p); rc != PLEXUS_OSC_SUCCESS) return rc;
         std::vector<uint32_t> incoming;

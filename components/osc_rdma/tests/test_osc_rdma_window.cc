@@ -92,6 +92,29 @@ TEST(OscRdmaWindow, ManySmallPutsAreCoalesced) {
     });
 }
 
+// A fence with NOPRECEDE still keeps the new epoch's puts out of a window until its owner has
+// called the fence (here: after a late local store, which the put must overwrite).
+TEST(OscRdmaWindow, NoPrecedeFenceStillWaitsForTheTarget) {
+    World w(2, kAll, 4096);
+    w.run([&](Proc &p) {
+        std::vector<uint8_t> mem(1 << 16, 0), src(1 << 16, 0x77);
+        Win win(p, mem.data(), mem.size(), 1, config(Setting::kRma));
+        plexus_osc_module_t *m = win.mod;
+        if (p.rank == 1) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            std::fill(mem.begin(), mem.end(), uint8_t(1));
+        }
+        ASSERT_EQ(m->fence(m, PLEXUS_OSC_MODE_NOPRECEDE), 0);
+        if (p.rank == 0) {
+            ASSERT_EQ(m->put(m, src.data(), 1 << 16, h(kByte), 1, 0, 1 << 16, h(kByte)), 0);
+        }
+        ASSERT_EQ(m->fence(m, PLEXUS_OSC_MODE_NOSUCCEED), 0);
+        if (p.rank == 1) {
+            EXPECT_EQ(mem, src);
+        }
+    });
+}
+
 TEST(OscRdmaWindow, SendrecvSendsOneMessagePerOperation) {
     World w(2, kAll, 8192);
     w.run([&](Proc &p) {
