@@ -8,10 +8,45 @@
  * names), which old rank each grid rank is (reorder 0: grid rank r is comm_old's rank r); and for
  * the reorder 0 grids: Comm_dup keeps the topology, Comm_split drops it, Cart_sub for every
  * subset of dimensions (sizes, ranks, the members by Allgather, the sub-grid); Cart_map (under
- * Plexus: rank r takes position r). */
+ * Plexus: rank r takes position r). --bind binds each rank to one CPU first, so that reorder 1
+ * has bindings to place by (the PASS line says in how many grids it moved ranks). */
+#define _GNU_SOURCE /* sched_setaffinity */
+#include <dirent.h>
+#include <sched.h>
+#include <sys/types.h>
+
 #include "topo_model.h"
 
-static int grids, subs;
+static int grids, subs, moved_grids;
+
+/* --bind: rank r runs on the (r mod n)-th of the n CPUs it may use, so that reorder 1 has
+ * bindings to go by (the launcher leaves more ranks than cores unbound). */
+static void bind_to_cpu(void)
+{
+    cpu_set_t allowed, one;
+    int cpu, n = 0, pick;
+    CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0, "sched_getaffinity failed");
+    pick = tu_rank % CPU_COUNT(&allowed);
+    for (cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+        if (!CPU_ISSET(cpu, &allowed))
+            continue;
+        if (n++ == pick)
+            break;
+    }
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    /* Every thread (MPI_Init started some): a process is bound where all of them are. */
+    {
+        DIR *tasks = opendir("/proc/self/task");
+        struct dirent *t;
+        CHECK(tasks != NULL, "cannot list /proc/self/task");
+        while ((t = readdir(tasks)) != NULL)
+            if (t->d_name[0] != '.')
+                CHECK(sched_setaffinity((pid_t)atoi(t->d_name), sizeof one, &one) == 0,
+                      "sched_setaffinity of thread %s to CPU %d failed", t->d_name, cpu);
+        closedir(tasks);
+    }
+}
 
 static void check_positions(MPI_Comm cart, int ndims, const int *dims, const int *periods)
 {
@@ -140,7 +175,7 @@ static void check_dup_split(MPI_Comm cart, int ndims, const int *dims, const int
 /* One grid on old (whose rank r is world rank world_of[r]). */
 static void grid(MPI_Comm old, const int *world_of, int ndims, const int *dims, const int *periods, int reorder)
 {
-    int old_rank, old_size, n = tm_product(ndims, dims), in = 0, members = 0, mask, size, map;
+    int old_rank, old_size, n = tm_product(ndims, dims), in = 0, members = 0, mask, size, map, moved = 0, any;
     MPI_Comm cart;
     MPI_Comm_rank(old, &old_rank);
     MPI_Comm_size(old, &old_size);
@@ -167,6 +202,8 @@ static void grid(MPI_Comm old, const int *world_of, int ndims, const int *dims, 
         for (r = 0; r < n && !reorder; ++r)
             CHECK(who[r] == world_of[r], "grid rank %d is world rank %d, expected comm_old's rank %d (world %d)",
                   r, who[r], r, world_of[r]);
+        for (r = 0; r < n; ++r)
+            moved |= who[r] != world_of[r];
         free(who);
         check_queries(cart, ndims, dims, periods);
         check_positions(cart, ndims, dims, periods);
@@ -183,6 +220,8 @@ static void grid(MPI_Comm old, const int *world_of, int ndims, const int *dims, 
         }
         MPI_Comm_free(&cart);
     }
+    CHECK_MPI(MPI_Allreduce(&moved, &any, 1, MPI_INT, MPI_MAX, old));
+    moved_grids += any;
     ++grids;
 }
 
@@ -227,6 +266,8 @@ int main(int argc, char **argv)
     int *world_of, r;
     MPI_Comm reversed;
     tu_init(&argc, &argv);
+    if (argc > 1 && strcmp(argv[1], "--bind") == 0)
+        bind_to_cpu();
     world_of = (int *)tu_malloc(sizeof(int) * (size_t)tu_size);
     for (r = 0; r < tu_size; ++r)
         world_of[r] = r;
@@ -238,6 +279,6 @@ int main(int argc, char **argv)
     grids_on(reversed, world_of, tu_size, 0);
     MPI_Comm_free(&reversed);
     free(world_of);
-    return tu_finish("%d grids and %d sub-grids equal the model (coordinates, ranks, shifts, members, messages)",
-                     grids, subs);
+    return tu_finish("%d grids (%d reordered) and %d sub-grids equal the model (coordinates, ranks, shifts, "
+                     "members, messages)", grids, moved_grids, subs);
 }

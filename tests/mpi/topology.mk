@@ -25,9 +25,11 @@ tests_mpi_topo_errors_CPPFLAGS = $(mpi_test_includes)
 tests_mpi_topo_errors_LDADD = $(mpi_test_libs)
 tests_mpi_topo_errors_LDFLAGS = $(mpi_test_link_flags)
 
-mpi_runs_extra += tests/mpi/default/topo_dims.sh tests/mpi/default/topo_cart.sh tests/mpi/default/topo_cart_1.sh \
-	tests/mpi/default/topo_cart_6.sh tests/mpi/default/topo_graph.sh tests/mpi/default/topo_graph_1.sh \
-	tests/mpi/default/topo_dist_graph.sh tests/mpi/default/topo_dist_graph_3.sh tests/mpi/default/topo_errors.sh
+mpi_runs_extra += tests/mpi/default/topo_dims.sh tests/mpi/default/topo_cart.sh \
+	tests/mpi/default/topo_cart_1.sh tests/mpi/default/topo_cart_6.sh tests/mpi/default/topo_cart_bound.sh \
+	tests/mpi/default/topo_graph.sh tests/mpi/default/topo_graph_1.sh tests/mpi/default/topo_dist_graph.sh \
+	tests/mpi/default/topo_dist_graph_3.sh tests/mpi/default/topo_errors.sh
 EXTRA_DIST += tests/mpi/cases/topo_dims.case tests/mpi/cases/topo_cart.case tests/mpi/cases/topo_cart_1.case \
-	tests/mpi/cases/topo_cart_6.case tests/mpi/cases/topo_graph.case tests/mpi/cases/topo_graph_1.case \
-	tests/mpi/cases/topo_dist_graph.case tests/mpi/cases/topo_dist_graph_3.case tests/mpi/cases/topo_errors.case
+	tests/mpi/cases/topo_cart_6.case tests/mpi/cases/topo_cart_bound.case tests/mpi/cases/topo_graph.case \
+	tests/mpi/cases/topo_graph_1.case tests/mpi/cases/topo_dist_graph.case tests/mpi/cases/topo_dist_graph_3.case \
+	tests/mpi/cases/topo_errors.case
