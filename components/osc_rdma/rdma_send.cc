@@ -25,7 +25,7 @@ EpochTag Window::epoch_tag(const Peer &p) const {
     return (fence_epoch_ & 1u) ? EpochTag::kFenceOdd : EpochTag::kFenceEven;
 }
 
-bool Window::try_send(Peer &p, std::vector<uint8_t> &msg) {
+bool Window::try_send(Peer &p, const std::vector<uint8_t> &msg) {
     plexus_btl_module_t *btl = p.send_path.btl;
     const int rc = btl->send(btl, p.send_path.ep, kTag, msg.data(), msg.size(), nullptr, 0);
     if (rc == PLEXUS_ERR_AGAIN) return false;
@@ -33,12 +33,14 @@ bool Window::try_send(Peer &p, std::vector<uint8_t> &msg) {
     return true;
 }
 
-int Window::send_message(Peer &p, std::vector<uint8_t> &msg) {
+// The BTL copies what it accepts; msg is copied here only when it has to wait (or goes round
+// the loopback), so the coalescer's buffer is sent in place and reused.
+int Window::send_message(Peer &p, const std::vector<uint8_t> &msg) {
     if (p.rank == rank_) {
-        loopback_.emplace_back(rank_, std::move(msg));
+        loopback_.emplace_back(rank_, msg);
         return PLEXUS_OSC_SUCCESS;
     }
-    if (!p.deferred.empty() || !try_send(p, msg)) p.deferred.push_back(std::move(msg));
+    if (!p.deferred.empty() || !try_send(p, msg)) p.deferred.push_back(msg);
     return PLEXUS_OSC_SUCCESS;
 }
 
@@ -74,8 +76,7 @@ int Window::sink(Peer &p, std::vector<uint8_t> &msg, uint32_t records) {
     h.count = records;
     encode_header(h, msg.data());
     sent_.add(p.rank, records);
-    std::vector<uint8_t> copy(msg);  // the coalescer keeps its buffer for the next records
-    return send_message(p, copy);
+    return send_message(p, msg);
 }
 
 int Window::send_control(int target, MsgKind kind, uint32_t count, uint8_t lock_type, uint32_t aux) {

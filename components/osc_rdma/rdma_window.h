@@ -168,9 +168,9 @@ private:
 
     // sending (rdma_send.cc)
     int send_control(int target, MsgKind kind, uint32_t count, uint8_t lock_type = 0, uint32_t aux = 0);
-    int send_message(Peer &p, std::vector<uint8_t> &msg);
+    int send_message(Peer &p, const std::vector<uint8_t> &msg);
     int sink(Peer &p, std::vector<uint8_t> &msg, uint32_t records);
-    bool try_send(Peer &p, std::vector<uint8_t> &msg);
+    bool try_send(Peer &p, const std::vector<uint8_t> &msg);
     void drain_deferred(Peer &p);
     int start_rma(Peer &p, const DeferredRma &op);
     EpochTag epoch_tag(const Peer &p) const;

@@ -81,6 +81,14 @@ struct Proc {
     plexus_host_api_t host{};
     std::string last_error;
     uint64_t sends = 0, puts = 0, gets = 0;
+    int again_every = 0;  // > 0: every n-th send, put or get answers PLEXUS_ERR_AGAIN (back-pressure)
+    int attempts = 0;
+    uint64_t refused = 0;
+    bool refuse_now() {
+        if (again_every <= 0 || ++attempts % again_every != 0) return false;
+        ++refused;
+        return true;
+    }
 
     void poll();
 };
@@ -151,6 +159,7 @@ inline int rank_of_ep(plexus_btl_endpoint_t *ep) { return int(reinterpret_cast<i
 
 inline int btl_send(plexus_btl_module_t *, plexus_btl_endpoint_t *ep, uint8_t, const void *hdr, size_t hdr_len,
                     const void *payload, size_t len) {
+    if (tl_me->refuse_now()) return PLEXUS_ERR_AGAIN;
     Proc *dst = tl_me->world->procs[size_t(rank_of_ep(ep))].get();
     std::vector<uint8_t> msg(static_cast<const uint8_t *>(hdr), static_cast<const uint8_t *>(hdr) + hdr_len);
     if (len) msg.insert(msg.end(), static_cast<const uint8_t *>(payload), static_cast<const uint8_t *>(payload) + len);
@@ -183,6 +192,7 @@ inline bool in_region(const plexus_btl_mem_handle_t *h, uint64_t addr, size_t le
 inline int btl_put(plexus_btl_module_t *, plexus_btl_endpoint_t *, const void *local, size_t len,
                    const plexus_btl_mem_handle_t *remote, uint64_t addr, plexus_btl_rdma_done_fn_t done, void *ctx) {
     if (!in_region(remote, addr, len)) return PLEXUS_ERR_BAD_PARAM;
+    if (tl_me->refuse_now()) return PLEXUS_ERR_AGAIN;
     tl_me->rma.push_back(RmaOp{reinterpret_cast<void *>(uintptr_t(addr)), local, len, done, ctx});
     ++tl_me->puts;
     return PLEXUS_SUCCESS;
@@ -190,6 +200,7 @@ inline int btl_put(plexus_btl_module_t *, plexus_btl_endpoint_t *, const void *l
 inline int btl_get(plexus_btl_module_t *, plexus_btl_endpoint_t *, void *local, size_t len,
                    const plexus_btl_mem_handle_t *remote, uint64_t addr, plexus_btl_rdma_done_fn_t done, void *ctx) {
     if (!in_region(remote, addr, len)) return PLEXUS_ERR_BAD_PARAM;
+    if (tl_me->refuse_now()) return PLEXUS_ERR_AGAIN;
     tl_me->rma.push_back(RmaOp{local, reinterpret_cast<const void *>(uintptr_t(addr)), len, done, ctx});
     ++tl_me->gets;
     return PLEXUS_SUCCESS;
