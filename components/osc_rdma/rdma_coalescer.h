@@ -8,14 +8,29 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <type_traits>
 #include <vector>
 
 #include "rdma_wire.h"
 
 namespace plexus::osc_rdma {
 
-// Writes bytes [offset, offset + len) of the operation's packed payload into dst.
-using PackFn = std::function<int(size_t offset, size_t len, uint8_t *dst)>;
+// Writes bytes [offset, offset + len) of the operation's packed payload into dst. A reference to
+// a callable (no allocation per operation: this is on every put's path), valid for the call of
+// Coalescer::add it is passed to.
+class PackFn {
+public:
+    PackFn() = default;
+    PackFn(std::nullptr_t) {}
+    template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, PackFn>>>
+    PackFn(F &&f) : ctx_(const_cast<void *>(static_cast<const void *>(&f))),
+                    fn_([](void *c, size_t o, size_t l, uint8_t *d) { return (*static_cast<std::remove_reference_t<F> *>(c))(o, l, d); }) {}
+    int operator()(size_t offset, size_t len, uint8_t *dst) const { return fn_(ctx_, offset, len, dst); }
+
+private:
+    void *ctx_ = nullptr;
+    int (*fn_)(void *, size_t, size_t, uint8_t *) = nullptr;
+};
 
 // Receives a full buffer: the message bytes from the header on and how many records it holds.
 // The header's kind, win and count are the coalescer's; the sink fills in the rest it owns.

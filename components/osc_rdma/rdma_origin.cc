@@ -41,9 +41,8 @@ int Window::epoch_allows_now(const Peer &p) const {
     return fence_open_;
 }
 
-int Window::check_access(const char *call, int target, int64_t disp, int tcount, plexus_coll_dtype_t *ttype,
+int Window::check_access(const char *call, int target, int64_t disp, int tcount, const plexus_coll_dtype_info_t &info,
                          size_t *bytes) {
-    const plexus_coll_dtype_info_t info = info_of(svc_, ttype);
     Access a;
     a.disp = disp;
     a.lb = info.true_lb;
@@ -71,8 +70,10 @@ int Window::start_op(const char *call, PendingOp op, int target) {
         return fail(PLEXUS_OSC_ERR_RMA_SYNC,
                     "%s to rank %d outside an access epoch (no fence, MPI_Win_start naming it, or lock covers it)",
                     call, target);
+    op.oi = info_of(svc_, op.origin_type);
+    op.ti = info_of(svc_, op.target_type);
     size_t bytes = 0;
-    if (int rc = check_access(call, target, op.disp, op.target_count, op.target_type, &bytes); rc != PLEXUS_OSC_SUCCESS)
+    if (int rc = check_access(call, target, op.disp, op.target_count, op.ti, &bytes); rc != PLEXUS_OSC_SUCCESS)
         return rc;
     if (bytes == 0) return PLEXUS_OSC_SUCCESS;
     if (config_.protocol == Setting::kSendRecv || !epoch_allows_now(p) || !p.queued.empty()) {
@@ -92,8 +93,7 @@ int Window::issue_queued(Peer &p) {
 
 int Window::issue(int target, const PendingOp &op) {
     Peer &p = peers_[size_t(target)];
-    const plexus_coll_dtype_info_t oi = info_of(svc_, op.origin_type);
-    const plexus_coll_dtype_info_t ti = info_of(svc_, op.target_type);
+    const plexus_coll_dtype_info_t &oi = op.oi, &ti = op.ti;
     OpShape shape;
     shape.kind = op.kind;
     shape.bytes = size_t(op.target_count) * ti.size;
@@ -136,8 +136,7 @@ int Window::encode_type(plexus_coll_dtype_t *type, std::vector<uint8_t> *out) {
 }
 
 int Window::issue_buffered(Peer &p, const PendingOp &op, Protocol proto) {
-    const plexus_coll_dtype_info_t oi = info_of(svc_, op.origin_type);
-    const plexus_coll_dtype_info_t ti = info_of(svc_, op.target_type);
+    const plexus_coll_dtype_info_t &oi = op.oi, &ti = op.ti;
     RecordHeader r;
     r.target_count = uint32_t(op.target_count);
     r.total = uint64_t(op.target_count) * ti.size;
@@ -171,7 +170,7 @@ int Window::issue_buffered(Peer &p, const PendingOp &op, Protocol proto) {
     const bool contiguous = oi.contiguous;
     const ptrdiff_t lb = oi.true_lb;
     const plexus_osc_services_t *svc = svc_;
-    PackFn pack = [=](size_t offset, size_t len, uint8_t *dst) {
+    auto pack = [=](size_t offset, size_t len, uint8_t *dst) {
         if (contiguous) {
             std::memcpy(dst, static_cast<const uint8_t *>(origin) + lb + offset, len);
             return 0;
@@ -190,20 +189,20 @@ int Window::issue_buffered(Peer &p, const PendingOp &op, Protocol proto) {
 
 int Window::put(const void *origin, int ocount, plexus_coll_dtype_t *otype, int target, ptrdiff_t disp, int tcount,
                 plexus_coll_dtype_t *ttype) {
-    return start_op("MPI_Put", PendingOp{OpKind::kPut, origin, nullptr, ocount, otype, disp, tcount, ttype, nullptr},
+    return start_op("MPI_Put", PendingOp{OpKind::kPut, origin, nullptr, ocount, otype, disp, tcount, ttype, nullptr, {}, {}},
                     target);
 }
 
 int Window::get(void *origin, int ocount, plexus_coll_dtype_t *otype, int target, ptrdiff_t disp, int tcount,
                 plexus_coll_dtype_t *ttype) {
-    return start_op("MPI_Get", PendingOp{OpKind::kGet, nullptr, origin, ocount, otype, disp, tcount, ttype, nullptr},
+    return start_op("MPI_Get", PendingOp{OpKind::kGet, nullptr, origin, ocount, otype, disp, tcount, ttype, nullptr, {}, {}},
                     target);
 }
 
 int Window::accumulate(const void *origin, int ocount, plexus_coll_dtype_t *otype, int target, ptrdiff_t disp,
                        int tcount, plexus_coll_dtype_t *ttype, plexus_coll_op_t *op) {
     return start_op("MPI_Accumulate",
-                    PendingOp{OpKind::kAccumulate, origin, nullptr, ocount, otype, disp, tcount, ttype, op}, target);
+                    PendingOp{OpKind::kAccumulate, origin, nullptr, ocount, otype, disp, tcount, ttype, op, {}, {}}, target);
 }
 
 }  // namespace plexus::osc_rdma

@@ -51,6 +51,8 @@ struct PendingOp {
     int target_count;
     plexus_coll_dtype_t *target_type;
     plexus_coll_op_t *op;
+    plexus_coll_dtype_info_t oi;  // the layouts, asked once per operation
+    plexus_coll_dtype_info_t ti;
 };
 
 enum class LockState { kNone, kRequested, kGranted };
@@ -146,7 +148,7 @@ private:
     int issue_queued(Peer &p);
     int epoch_allows_now(const Peer &p) const;
     bool in_access_epoch(const Peer &p) const;
-    int check_access(const char *call, int target, int64_t disp, int tcount, plexus_coll_dtype_t *ttype,
+    int check_access(const char *call, int target, int64_t disp, int tcount, const plexus_coll_dtype_info_t &ti,
                      size_t *bytes);
     int encode_type(plexus_coll_dtype_t *type, std::vector<uint8_t> *out);
 

@@ -25,7 +25,7 @@ SinkFn into(Sent *s) {
     };
 }
 
-PackFn from(const std::vector<uint8_t> &src) {
+auto from(const std::vector<uint8_t> &src) {
     return [&src](size_t off, size_t len, uint8_t *dst) {
         std::memcpy(dst, src.data() + off, len);
         return 0;
