@@ -279,6 +279,34 @@ TEST(OscRdmaWindow, CounterUnderExclusiveLocks) {
     }
 }
 
+// The paper's lock: MPI_Win_lock returns before the target (busy, not in the library) could
+// grant it; the put waits for the grant, and unlock returns once it is applied at the target.
+TEST(OscRdmaWindow, LockReturnsBeforeTheGrant) {
+    for (Setting s : kSettings) {
+        World w(2, kAll, 4096);
+        w.run([&](Proc &p) {
+            int32_t mem = 0, v = 42;
+            Win win(p, &mem, sizeof mem, 4, config(s));
+            plexus_osc_module_t *m = win.mod;
+            barrier(nullptr, nullptr);
+            if (p.rank == 1) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(300));  // computing, no MPI
+            } else {
+                const auto t0 = std::chrono::steady_clock::now();
+                ASSERT_EQ(m->lock(m, PLEXUS_OSC_LOCK_EXCLUSIVE, 1, 0), 0);
+                ASSERT_EQ(m->put(m, &v, 1, h(kInt), 1, 0, 1, h(kInt)), 0);
+                EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(150));
+                ASSERT_EQ(m->unlock(m, 1), 0);
+                EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(150));
+            }
+            barrier(nullptr, nullptr);
+            if (p.rank == 1) {
+                EXPECT_EQ(mem, 42);
+            }
+        });
+    }
+}
+
 // The BTL refuses every second send, put and get for now (PLEXUS_ERR_AGAIN): what waits is
 // retried in order from the progress callback, and every epoch still ends with all its data,
 // completion messages behind the data they complete.
