@@ -26,16 +26,16 @@ static void expect_bytes(const void *buf, int count, MPI_Datatype t, const unsig
     for (int i = 0; i < n; ++i)
         CHECK(out[i] == want[i], "%s: byte %d is %02x, expected %02x", what, i, out[i], want[i]);
     CHECK(out[n] == 0xee, "%s: a byte written past the packed data", what);
-    /* Back: the unpacked items pack (natively) to the same bytes as the originals. */
-    unsigned char back[256], a[256], b[256];
+    /* Back: the unpacked items give the same external32 bytes again (compared in external32,
+     * which leaves out padding: x87 long doubles have 6 bytes of it, which no store need keep). */
+    unsigned char back[256], again[256];
     memset(back, 0, sizeof back);
     pos = 0;
     CHECK_MPI(MPI_Unpack_external(ext, out, n, &pos, back, count, t));
     CHECK(pos == n, "%s: position %td after unpacking, expected %d", what, pos, n);
-    int pa = 0, pb = 0;
-    CHECK_MPI(MPI_Pack(buf, count, t, a, sizeof a, &pa, MPI_COMM_SELF));
-    CHECK_MPI(MPI_Pack(back, count, t, b, sizeof b, &pb, MPI_COMM_SELF));
-    CHECK(pa == pb && memcmp(a, b, (size_t)pa) == 0, "%s: the values differ after unpacking", what);
+    pos = 0;
+    CHECK_MPI(MPI_Pack_external(ext, back, count, t, again, (MPI_Aint)sizeof again, &pos));
+    CHECK(pos == n && memcmp(out, again, (size_t)n) == 0, "%s: the values differ after unpacking", what);
     ++dl_checks;
 }
 

@@ -13,7 +13,8 @@ check_PROGRAMS += \
 	tests/mpi/datatype_subarray \
 	tests/mpi/datatype_darray \
 	tests/mpi/datatype_external32 \
-	tests/mpi/datatype_mpi1
+	tests/mpi/datatype_mpi1 \
+	tests/mpi/datatype_attrs
 
 tests_mpi_datatype_p2p_SOURCES = tests/mpi/datatype_p2p.c tests/mpi/datatype_cases.h \
 	$(datatype_test_headers)
@@ -59,6 +60,10 @@ tests_mpi_datatype_mpi1_SOURCES = tests/mpi/datatype_mpi1.c $(datatype_layout_he
 tests_mpi_datatype_mpi1_CPPFLAGS = $(mpi_test_includes)
 tests_mpi_datatype_mpi1_LDADD = $(mpi_test_libs)
 tests_mpi_datatype_mpi1_LDFLAGS = $(mpi_test_link_flags)
+tests_mpi_datatype_attrs_SOURCES = tests/mpi/datatype_attrs.c $(datatype_layout_headers)
+tests_mpi_datatype_attrs_CPPFLAGS = $(mpi_test_includes)
+tests_mpi_datatype_attrs_LDADD = $(mpi_test_libs)
+tests_mpi_datatype_attrs_LDFLAGS = $(mpi_test_link_flags)
 
 # Every case in the default configuration; the >= 1 MiB one also where the rendezvous path
 # differs (no single copy: pipelined fragments; CMA for every rendezvous message).
@@ -69,11 +74,13 @@ mpi_runs_extra += tests/mpi/default/datatype_p2p.sh tests/mpi/default/datatype_l
 	tests/mpi/default/datatype_errors.sh tests/mpi/default/datatype_boundaries.sh \
 	tests/mpi/no-fastbox/datatype_boundaries.sh \
 	tests/mpi/default/datatype_subarray.sh tests/mpi/default/datatype_darray.sh \
-	tests/mpi/default/datatype_external32.sh tests/mpi/default/datatype_mpi1.sh
+	tests/mpi/default/datatype_external32.sh tests/mpi/default/datatype_mpi1.sh \
+	tests/mpi/default/datatype_attrs.sh
 
 EXTRA_DIST += tests/mpi/cases/datatype_p2p.case tests/mpi/cases/datatype_large.case \
 	tests/mpi/cases/datatype_status.case tests/mpi/cases/datatype_requests.case \
 	tests/mpi/cases/datatype_pack.case tests/mpi/cases/datatype_query.case \
 	tests/mpi/cases/datatype_errors.case tests/mpi/cases/datatype_boundaries.case \
 	tests/mpi/cases/datatype_subarray.case tests/mpi/cases/datatype_darray.case \
-	tests/mpi/cases/datatype_external32.case tests/mpi/cases/datatype_mpi1.case
+	tests/mpi/cases/datatype_external32.case tests/mpi/cases/datatype_mpi1.case \
+	tests/mpi/cases/datatype_attrs.case

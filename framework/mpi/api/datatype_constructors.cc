@@ -1,10 +1,11 @@
 // The derived-datatype constructors: MPI_Type_contiguous, vector, create_hvector, indexed,
 // create_hindexed, create_indexed_block, create_struct, create_resized, dup. Each checks every
 // argument, then hands over to datatype/construct.h; the new type is not committed (except a
-// dup of a committed type).
+// dup of a committed type, which also gets the attributes its copy callbacks ask for).
 #include <string>
 
 #include "mpi/api/profiling.h"
+#include "mpi/attributes/type_attributes.h"
 #include "mpi/datatype/construct.h"
 #include "mpi/datatype/type_args.h"
 #include "mpi/mpi_state.h"
@@ -133,7 +134,11 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
     running(fn);
     if (int rc = check_type_arg(fn, oldtype, "oldtype")) return rc;
     if (int rc = check_newtype(fn, newtype)) return rc;
-    *newtype = make_dup(oldtype);
+    // The attributes' copy callbacks run here; a failing one's code is the call's.
+    if (int rc = dup_type(oldtype, newtype))
+        return report_code(MPI_COMM_WORLD, rc,
+                           std::string(fn) + ": a copy callback of an attribute cached on " + type_name(oldtype) +
+                               " returned error " + std::to_string(rc) + "; the duplicate was not made");
     return MPI_SUCCESS;
 }
 
