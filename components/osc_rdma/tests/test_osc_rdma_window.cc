@@ -371,6 +371,29 @@ TEST(OscRdmaWindow, OutOfWindowIsErrDispAndNothingMoves) {
     });
 }
 
+// A window of zero bytes (base NULL) at rank 1: empty accesses are fine, any byte is MPI_ERR_DISP.
+TEST(OscRdmaWindow, ZeroSizeWindow) {
+    World w(2, kAll, 4096);
+    w.run([&](Proc &p) {
+        int32_t mem[2] = {5, 5}, v[2] = {1, 2};
+        Win win(p, p.rank == 1 ? nullptr : mem, p.rank == 1 ? 0 : sizeof mem, 4, config(Setting::kAuto));
+        plexus_osc_module_t *m = win.mod;
+        ASSERT_EQ(m->fence(m, 0), 0);
+        if (p.rank == 0) {
+            EXPECT_EQ(m->put(m, v, 0, h(kInt), 1, 0, 0, h(kInt)), 0);
+            EXPECT_EQ(m->put(m, v, 1, h(kInt), 1, 0, 1, h(kInt)), PLEXUS_OSC_ERR_DISP);
+            EXPECT_NE(p.last_error.find("has 0 bytes"), std::string::npos) << p.last_error;
+        } else {
+            EXPECT_EQ(m->put(m, v, 2, h(kInt), 0, 0, 2, h(kInt)), 0);
+        }
+        ASSERT_EQ(m->fence(m, 0), 0);
+        if (p.rank == 0) {
+            EXPECT_EQ(mem[0], 1);
+            EXPECT_EQ(mem[1], 2);
+        }
+    });
+}
+
 TEST(OscRdmaWindow, OperationsOutsideAnEpochAreRmaSync) {
     World w(2, kAll, 4096);
     w.run([&](Proc &p) {
