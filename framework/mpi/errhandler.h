@@ -25,6 +25,9 @@ struct plexus_mpi_errhandler_s {
     // MPI_Errhandler_free has not taken back: a handler may be freed only that many times, so
     // that freeing too often cannot take away a communicator's reference.
     int handles = 0;
+    // Made by MPI_Win_create_errhandler: function is really an MPI_Win_errhandler_function, and
+    // only windows take it (the predefined handlers serve every kind of object).
+    bool for_win = false;
 };
 
 namespace plexus::mpi {

@@ -56,6 +56,7 @@ include framework/mpi/attributes/local.mk
 include framework/mpi/info/local.mk
 include framework/mpi/op/local.mk
 include framework/mpi/coll/local.mk
+include framework/mpi/osc/local.mk
 include framework/mpi/pml/local.mk
 include framework/mpi/bml/local.mk
 include tests/unit/mpi_units.mk
@@ -64,6 +65,7 @@ include tests/unit/comm_units.mk
 include tests/unit/attr_units.mk
 include tests/unit/op_units.mk
 include tests/unit/coll_units.mk
+include tests/unit/osc_units.mk
 
 # mpi.h compiles warning-free as C and C++ of every standard, and libmpi defines all it declares.
 TESTS += tests/build/mpi_header.sh

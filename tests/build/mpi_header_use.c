@@ -705,6 +705,89 @@ static void check_topologies(void) {
     OK(MPI_Comm_free(&cart));
 }
 
+/* One-sided on MPI_COMM_SELF: a window, its attributes, name, keyvals and error handlers, and one
+ * epoch of each kind. The data calls need an osc component that moves data: without one they
+ * answer MPI_ERR_UNSUPPORTED_OPERATION, which is accepted here (docs/one-sided.md). */
+static int win_deletes = 0;
+static int win_delete(MPI_Win win, int keyval, void *value, void *extra) {
+    (void)win, (void)keyval, (void)value, (void)extra;
+    ++win_deletes;
+    return MPI_SUCCESS;
+}
+static void win_handler(MPI_Win *win, int *code, ...) {
+    (void)win, (void)code;
+    ++handler_calls;
+}
+static int done_or_unsupported(int rc) { return rc == MPI_SUCCESS || class_of(rc) == MPI_ERR_UNSUPPORTED_OPERATION; }
+
+static void check_windows(void) {
+    static int mem[4];
+    int one = 7, got = 0, key, flag, len, rc, *unit;
+    MPI_Aint *bytes;
+    void *base;
+    char wname[MPI_MAX_OBJECT_NAME];
+    MPI_Win win = MPI_WIN_NULL;
+    MPI_Errhandler e, old;
+    MPI_Group g;
+    MPI_Win_copy_attr_function *copy_fn = MPI_WIN_DUP_FN;
+    MPI_Win_errhandler_fn *old_name = win_handler;
+    CHECK(MPI_LOCK_EXCLUSIVE != MPI_LOCK_SHARED && old_name == win_handler);
+    CHECK((MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED) == 31);
+    OK(MPI_Comm_get_errhandler(MPI_COMM_SELF, &old));
+    OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+    rc = MPI_Win_create(mem, sizeof mem, sizeof(int), MPI_INFO_NULL, MPI_COMM_SELF, &win);
+    OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, old));
+    OK(MPI_Errhandler_free(&old));
+    if (rc != MPI_SUCCESS) { /* no osc component in this installation */
+        CHECK(class_of(rc) == MPI_ERR_UNSUPPORTED_OPERATION && win == MPI_WIN_NULL);
+        return;
+    }
+    CHECK(MPI_Win_f2c(MPI_Win_c2f(win)) == win);
+    OK(MPI_Win_get_attr(win, MPI_WIN_BASE, &base, &flag));
+    OK(MPI_Win_get_attr(win, MPI_WIN_SIZE, &bytes, &flag));
+    OK(MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &unit, &flag));
+    CHECK(base == mem && *bytes == (MPI_Aint)sizeof mem && *unit == (int)sizeof(int));
+    OK(MPI_Win_set_name(win, "w"));
+    OK(MPI_Win_get_name(win, wname, &len));
+    CHECK(len == 1 && strcmp(wname, "w") == 0);
+    OK(MPI_Win_create_keyval(copy_fn, win_delete, &key, NULL));
+    OK(MPI_Win_set_attr(win, key, &one));
+    OK(MPI_Win_delete_attr(win, key));
+    CHECK(win_deletes == 1);
+    OK(MPI_Win_free_keyval(&key));
+    OK(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &key, NULL));
+    OK(MPI_Win_free_keyval(&key));
+    OK(MPI_Win_create_errhandler(win_handler, &e));
+    OK(MPI_Win_set_errhandler(win, e));
+    OK(MPI_Errhandler_free(&e));
+    OK(MPI_Win_call_errhandler(win, MPI_ERR_OTHER));
+    CHECK(handler_calls > 0);
+    OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    OK(MPI_Win_get_errhandler(win, &e));
+    CHECK(e == MPI_ERRORS_RETURN);
+    OK(MPI_Errhandler_free(&e));
+    OK(MPI_Win_get_group(win, &g));
+    CHECK(done_or_unsupported(MPI_Win_fence(MPI_MODE_NOPRECEDE, win)));
+    CHECK(done_or_unsupported(MPI_Put(&one, 1, MPI_INT, 0, 1, 1, MPI_INT, win)));
+    CHECK(done_or_unsupported(MPI_Win_fence(0, win)));
+    CHECK(done_or_unsupported(MPI_Get(&got, 1, MPI_INT, 0, 1, 1, MPI_INT, win)));
+    CHECK(done_or_unsupported(MPI_Win_fence(MPI_MODE_NOSUCCEED, win)));
+    CHECK(done_or_unsupported(MPI_Win_post(g, 0, win)));
+    CHECK(done_or_unsupported(MPI_Win_start(g, 0, win)));
+    CHECK(done_or_unsupported(MPI_Accumulate(&one, 1, MPI_INT, 0, 2, 1, MPI_INT, MPI_SUM, win)));
+    CHECK(done_or_unsupported(MPI_Win_complete(win)));
+    flag = 0;
+    rc = MPI_Win_test(win, &flag);
+    CHECK(done_or_unsupported(rc));
+    if (rc != MPI_SUCCESS || !flag) CHECK(done_or_unsupported(MPI_Win_wait(win)));
+    CHECK(done_or_unsupported(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, MPI_MODE_NOCHECK, win)));
+    CHECK(done_or_unsupported(MPI_Win_unlock(0, win)));
+    CHECK(got == 0 || got == 7);
+    OK(MPI_Group_free(&g));
+    OK(MPI_Win_free(&win));
+    CHECK(win == MPI_WIN_NULL);
+}
+
 int main(int argc, char **argv) {
     int flag, provided, rank, size, len, version, subversion;
     char name[MPI_MAX_PROCESSOR_NAME], lib[MPI_MAX_LIBRARY_VERSION_STRING], cname[MPI_MAX_OBJECT_NAME];
@@ -761,6 +844,7 @@ int main(int argc, char **argv) {
     check_derived();
     check_derived_more();
     check_collectives();
+    check_windows();
     CHECK(MPI_MAX_INFO_KEY == 255 && MPI_MAX_INFO_VAL == 1024 && MPI_INFO_NULL == (MPI_Info)0);
 
     if (argc > 1000) MPI_Abort(MPI_COMM_WORLD, 1); /* never */

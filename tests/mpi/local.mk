@@ -112,6 +112,7 @@ include tests/mpi/mpi22_calls.mk
 include tests/mpi/requests.mk
 include tests/pmpi/local.mk
 include tests/mpi/topology.mk
+include tests/mpi/osc.mk
 
 mpi_runs_default = tests/mpi/default/pingpong.sh tests/mpi/default/ring.sh \
 	tests/mpi/default/ordering.sh tests/mpi/default/allpairs_stress.sh \

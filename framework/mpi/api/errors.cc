@@ -55,6 +55,11 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
     running(fn);
     if (int rc = check_comm(fn, comm)) return rc;
     if (int rc = check_errhandler(fn, comm, errhandler)) return rc;
+    if (errhandler->for_win)
+        return report_errorf(comm, MPI_ERR_ARG,
+                             "%s: errhandler was made by MPI_Win_create_errhandler; communicators take handlers of "
+                             "MPI_Comm_create_errhandler (or the predefined ones)",
+                             fn);
     // Retain first: setting the handler a communicator already has must not delete it.
     errhandler_retain(errhandler);
     errhandler_release(comm->errhandler);

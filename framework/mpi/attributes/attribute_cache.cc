@@ -42,7 +42,8 @@ int run_copy_callback(AttributeHost from, int keyval, void *value_in, void **val
         case AttributeKind::Datatype:
             rc = call_copy<MPI_Datatype>(*k, from.handle, keyval, value_in, value_out, flag);
             break;
-        case AttributeKind::Win:  // no windows yet: no window keys can exist
+        case AttributeKind::Win:
+            rc = call_copy<MPI_Win>(*k, from.handle, keyval, value_in, value_out, flag);
             break;
     }
     keyvals().release(keyval);
@@ -62,6 +63,7 @@ int run_delete_callback(AttributeHost host, int keyval, void *value) {
             rc = call_delete<MPI_Datatype>(*k, host.handle, keyval, value);
             break;
         case AttributeKind::Win:
+            rc = call_delete<MPI_Win>(*k, host.handle, keyval, value);
             break;
     }
     keyvals().release(keyval);

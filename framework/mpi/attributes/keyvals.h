@@ -41,6 +41,12 @@ constexpr int kLastPredefinedKeyval = MPI_LASTUSEDCODE;
 inline bool keyval_predefined(int keyval) {
     return keyval >= kFirstPredefinedKeyval && keyval <= kLastPredefinedKeyval;
 }
+// The predefined window keys (MPI_WIN_BASE 8 ... MPI_WIN_DISP_UNIT 10); user keys come after them.
+constexpr int kFirstPredefinedWinKeyval = MPI_WIN_BASE;
+constexpr int kLastPredefinedWinKeyval = MPI_WIN_DISP_UNIT;
+inline bool win_keyval_predefined(int keyval) {
+    return keyval >= kFirstPredefinedWinKeyval && keyval <= kLastPredefinedWinKeyval;
+}
 
 // Keys are never reused: a stale key number is refused instead of reaching another key's
 // callbacks. Lookups copy nothing out; the caller holds a reference (retain) across callbacks.
@@ -76,7 +82,7 @@ private:
 
     mutable std::mutex lock_;
     std::unordered_map<int, Keyval> keys_;
-    int next_ = kLastPredefinedKeyval + 1;
+    int next_ = kLastPredefinedWinKeyval + 1;
 };
 
 KeyvalRegistry &keyvals();

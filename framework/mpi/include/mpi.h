@@ -29,6 +29,7 @@ typedef struct plexus_mpi_errhandler_s *MPI_Errhandler;
 typedef struct plexus_mpi_group_s *MPI_Group;
 typedef struct plexus_mpi_info_s *MPI_Info;
 typedef struct plexus_mpi_op_s *MPI_Op;
+typedef struct plexus_mpi_win_s *MPI_Win;
 
 /* The public fields are the standard's; count (in bytes) and cancelled are the library's. */
 typedef struct MPI_Status {
@@ -130,6 +131,21 @@ extern int plexus_mpi_unweighted;
 #define MPI_UNIVERSE_SIZE 5
 #define MPI_APPNUM 6
 #define MPI_LASTUSEDCODE 7
+/* The predefined window keys (read-only, on every window): the base address (void *), the size
+ * (MPI_Aint *) and the displacement unit (int *) MPI_Win_create was given. */
+#define MPI_WIN_BASE 8
+#define MPI_WIN_SIZE 9
+#define MPI_WIN_DISP_UNIT 10
+
+/* One-sided synchronisation: lock types, and the assert bits of MPI_Win_fence, MPI_Win_post,
+ * MPI_Win_start and MPI_Win_lock (promises the implementation may exploit). */
+#define MPI_LOCK_EXCLUSIVE 1
+#define MPI_LOCK_SHARED 2
+#define MPI_MODE_NOCHECK 1
+#define MPI_MODE_NOPRECEDE 2
+#define MPI_MODE_NOPUT 4
+#define MPI_MODE_NOSTORE 8
+#define MPI_MODE_NOSUCCEED 16
 
 /* ------------------------------------------------------------------ error classes (MPI-2.2)
  * Functions return either a class or an error code whose MPI_Error_class is one of these and
@@ -209,6 +225,8 @@ extern struct plexus_mpi_group_s plexus_mpi_group_empty;
 #define MPI_GROUP_NULL ((MPI_Group)0)
 
 #define MPI_INFO_NULL ((MPI_Info)0)
+
+#define MPI_WIN_NULL ((MPI_Win)0)
 
 /* Reduction operations. */
 #define PLEXUS_MPI_OP(name) extern struct plexus_mpi_op_s plexus_mpi_op_##name;
@@ -362,6 +380,22 @@ int plexus_mpi_type_null_delete_fn(MPI_Datatype datatype, int type_keyval, void 
 #define MPI_TYPE_NULL_COPY_FN plexus_mpi_type_null_copy_fn
 #define MPI_TYPE_DUP_FN plexus_mpi_type_dup_fn
 #define MPI_TYPE_NULL_DELETE_FN plexus_mpi_type_null_delete_fn
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state,
+                                       void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attribute_val,
+                                         void *extra_state);
+/* As for communicators (windows are never duplicated: the copy callbacks are never called). */
+int plexus_mpi_win_null_copy_fn(MPI_Win oldwin, int win_keyval, void *extra_state,
+                                void *attribute_val_in, void *attribute_val_out, int *flag);
+int plexus_mpi_win_dup_fn(MPI_Win oldwin, int win_keyval, void *extra_state,
+                          void *attribute_val_in, void *attribute_val_out, int *flag);
+int plexus_mpi_win_null_delete_fn(MPI_Win win, int win_keyval, void *attribute_val,
+                                  void *extra_state);
+#define MPI_WIN_NULL_COPY_FN plexus_mpi_win_null_copy_fn
+#define MPI_WIN_DUP_FN plexus_mpi_win_dup_fn
+#define MPI_WIN_NULL_DELETE_FN plexus_mpi_win_null_delete_fn
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *errorcode, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn; /* the MPI-2.2 name */
 
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 
@@ -667,6 +701,40 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype 
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 
+/* ------------------------------------------------------------------ one-sided communication */
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_free(MPI_Win *win);
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                   MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                   MPI_Win win);
+int MPI_Win_fence(int assert, MPI_Win win);
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_complete(MPI_Win win);
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_wait(MPI_Win win);
+int MPI_Win_test(MPI_Win win, int *flag);
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                          MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval, void *extra_state);
+int MPI_Win_free_keyval(int *win_keyval);
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
+int MPI_Win_set_name(MPI_Win win, const char *win_name);
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhandler *errhandler);
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+MPI_Fint MPI_Win_c2f(MPI_Win win);
+MPI_Win MPI_Win_f2c(MPI_Fint win);
+
 /* ------------------------------------------------------------------ errors */
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
@@ -952,6 +1020,38 @@ int PMPI_Op_commutative(MPI_Op op, int *commute);
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op);
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int PMPI_Win_free(MPI_Win *win);
+int PMPI_Win_get_group(MPI_Win win, MPI_Group *group);
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                    MPI_Win win);
+int PMPI_Win_fence(int assert, MPI_Win win);
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int PMPI_Win_complete(MPI_Win win);
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int PMPI_Win_wait(MPI_Win win);
+int PMPI_Win_test(MPI_Win win, int *flag);
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int PMPI_Win_unlock(int rank, MPI_Win win);
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval, void *extra_state);
+int PMPI_Win_free_keyval(int *win_keyval);
+int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
+int PMPI_Win_delete_attr(MPI_Win win, int win_keyval);
+int PMPI_Win_set_name(MPI_Win win, const char *win_name);
+int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhandler *errhandler);
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode);
+MPI_Fint PMPI_Win_c2f(MPI_Win win);
+MPI_Win PMPI_Win_f2c(MPI_Fint win);
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler);
