@@ -41,6 +41,15 @@ int MemoryTable::check(int rank, const Access &a, std::string *why) const {
     return PLEXUS_OSC_SUCCESS;
 }
 
+bool MemoryTable::rma_anywhere() const {
+    bool issuer = false, exposed = false;
+    for (const PeerMemory &p : peers_) {
+        issuer = issuer || (p.flags & kMayIssueRma);
+        exposed = exposed || p.handles > 0;
+    }
+    return issuer && exposed;
+}
+
 const plexus_btl_mem_handle_t *MemoryTable::handle(int rank, const char *btl_name) const {
     const PeerMemory &p = at(rank);
     for (uint32_t i = 0; i < p.handles && i < uint32_t(kMaxHandles); ++i)

@@ -23,12 +23,16 @@ struct PeerMemory {
     int32_t disp_unit = 1;
     uint32_t win_id = 0;
     uint32_t handles = 0;
-    uint32_t reserved = 0;
+    uint32_t flags = 0;  // kMayIssueRma
     struct Handle {
         char btl[kBtlNameBytes];  // the BTL component's name, NUL-terminated
         plexus_btl_mem_handle_t mem;
     } handle[kMaxHandles];
 };
+
+// This process may write or read peers' windows by put/get (the protocol setting allows rma and
+// one of its BTLs has put or get).
+inline constexpr uint32_t kMayIssueRma = 1;
 
 // Adds a handle to an entry; false when it already has kMaxHandles or the name is too long.
 bool add_handle(PeerMemory *entry, const char *btl_name, const plexus_btl_mem_handle_t &mem);
@@ -53,6 +57,9 @@ public:
     int check(int rank, const Access &a, std::string *why) const;
     // Byte displacement of disp in rank's window.
     uint64_t byte_disp(int rank, int64_t disp) const { return uint64_t(disp) * uint64_t(at(rank).disp_unit); }
+    // Whether any member may put/get into any other's memory: the same answer at every process,
+    // from the same table.
+    bool rma_anywhere() const;
     // The handle rank registered with btl_name, NULL when none.
     const plexus_btl_mem_handle_t *handle(int rank, const char *btl_name) const;
 

@@ -96,9 +96,15 @@ int Window::fence(int assert_bits) {
         received_.expect_fence(parity, incoming_total(incoming));
         RDMA_WAIT(received_.fence_done(parity) && gets_.empty());
         received_.end_fence(parity);
+        // A put/get of the next epoch reaches the target's memory without the target: it must
+        // not start before every target has applied this epoch's messages.
+        if (fence_barrier_ && !(assert_bits & PLEXUS_OSC_MODE_NOSUCCEED))
+            if (int rc = svc_->coll->dispatch->barrier(nullptr, comm_); rc != PLEXUS_OSC_SUCCESS)
+                return fail(rc, "MPI_Win_fence: the closing barrier failed");
     }
     ++fence_epoch_;
     fence_open_ = !(assert_bits & PLEXUS_OSC_MODE_NOSUCCEED);
+    apply_early();
     return PLEXUS_OSC_SUCCESS;
 }
 

@@ -57,7 +57,25 @@ void Window::lock_events(const LockEvents &ev) {
     for (int r : ev.released) send_control(r, MsgKind::kUnlockDone, 0);
 }
 
+// A peer one fence ahead may send the next epoch's records while this process still waits for
+// the current epoch's: they wait until this fence ends, so that they neither read (gets) nor
+// overwrite (puts, accumulates) the window before every update of the epoch before them landed.
+bool Window::ahead_of_this_fence(const MsgHeader &h) const {
+    if (h.epoch != EpochTag::kFenceEven && h.epoch != EpochTag::kFenceOdd) return false;
+    return int(h.epoch) != int(fence_epoch_ & 1u);
+}
+
+void Window::apply_early() {
+    std::vector<EarlyData> early;
+    early.swap(early_);
+    for (EarlyData &e : early) on_data(e.src, e.h, e.body.data(), e.body.size());
+}
+
 void Window::on_data(int src, const MsgHeader &h, const uint8_t *body, size_t len) {
+    if (ahead_of_this_fence(h)) {
+        early_.push_back(EarlyData{src, h, std::vector<uint8_t>(body, body + len)});
+        return;
+    }
     RecordReader reader(body, len);
     RecordView r;
     uint32_t n = 0;

@@ -80,6 +80,8 @@ int Window::init(void **base) {
         }
         p.send_path = paths[size_t(r)][0];
         for (const plexus_osc_path_t &path : paths[size_t(r)]) {
+            const bool rma_allowed = config_.protocol == Setting::kAuto || config_.protocol == Setting::kRma;
+            if (rma_allowed && (path.btl->caps & (PLEXUS_BTL_CAP_PUT | PLEXUS_BTL_CAP_GET))) mine.flags |= kMayIssueRma;
             if (!can_rdma(path.btl) || mine.size == 0 || !registered.insert(path.btl).second) continue;
             plexus_btl_mem_handle_t h{};
             if (path.btl->register_mem(path.btl, base_, size_t(bytes_), &h) != PLEXUS_SUCCESS) continue;
@@ -95,6 +97,7 @@ int Window::init(void **base) {
     if (rc != PLEXUS_OSC_SUCCESS) return fail(rc, "the exchange of window addresses failed");
     if (local_rc != PLEXUS_OSC_SUCCESS) return local_rc;
     table_ = std::make_unique<MemoryTable>(std::move(all));
+    fence_barrier_ = table_->rma_anywhere();
 
     for (int r = 0; r < size_; ++r) {
         Peer &p = peers_[size_t(r)];

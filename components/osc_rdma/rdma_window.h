@@ -69,6 +69,13 @@ struct PendingGet {
     uint64_t received = 0;
 };
 
+// Records of the next fence epoch that arrived before this process's fence ended.
+struct EarlyData {
+    int src;
+    MsgHeader h;
+    std::vector<uint8_t> body;
+};
+
 // A BTL put/get that could not start yet (the BTL said AGAIN).
 struct DeferredRma {
     bool is_put;
@@ -162,6 +169,8 @@ private:
 
     // target (rdma_target.cc)
     void on_data(int src, const MsgHeader &h, const uint8_t *body, size_t len);
+    bool ahead_of_this_fence(const MsgHeader &h) const;
+    void apply_early();
     int apply_record(int src, const RecordView &r);
     int apply_accumulate(const RecordView &r, uint8_t *at);
     void answer_get(int src, const RecordView &r);
@@ -209,9 +218,11 @@ private:
     std::unordered_map<uint32_t, PendingGet> gets_;
     uint32_t next_get_ = 1;
     std::deque<std::pair<int, std::vector<uint8_t>>> loopback_;  // messages to this process
+    std::vector<EarlyData> early_;
     std::vector<int> exposure_;
 
     bool fence_open_ = false;
+    bool fence_barrier_ = false;  // put/get may be used in this window: fences end with a barrier
     unsigned fence_epoch_ = 0;
     bool access_open_ = false;   // between start and complete
     bool exposure_open_ = false; // between post and wait/test

@@ -84,7 +84,12 @@ struct Proc {
     int again_every = 0;  // > 0: every n-th send, put or get answers PLEXUS_ERR_AGAIN (back-pressure)
     int attempts = 0;
     uint64_t refused = 0;
+    std::chrono::steady_clock::time_point refuse_until{};  // every send refused until then
     bool refuse_now() {
+        if (std::chrono::steady_clock::now() < refuse_until) {
+            ++refused;
+            return true;
+        }
         if (again_every <= 0 || ++attempts % again_every != 0) return false;
         ++refused;
         return true;

@@ -92,6 +92,70 @@ TEST(OscRdmaWindow, ManySmallPutsAreCoalesced) {
     });
 }
 
+// Rank 0's epoch-1 put to rank 1 is held up (its BTL refuses sends for 100 ms) while rank 2,
+// already in epoch 2, puts to the same place: rank 1 must apply the epoch-2 put after the epoch-1
+// one although it arrives first, and a get of epoch 2 must see epoch 1's data.
+TEST(OscRdmaWindow, TheNextFenceEpochsDataWaitForThisOne) {
+    for (Setting s : {Setting::kSendRecv, Setting::kBuffered}) {
+        World w(3, kAll, 4096);
+        w.run([&](Proc &p) {
+            int32_t mem[2] = {0, 0}, a = 1, b = 2, seen = -1;
+            Win win(p, mem, sizeof mem, 4, config(s));
+            plexus_osc_module_t *m = win.mod;
+            ASSERT_EQ(m->fence(m, 0), 0);
+            if (p.rank == 0) {
+                p.refuse_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+                ASSERT_EQ(m->put(m, &a, 1, h(kInt), 1, 0, 1, h(kInt)), 0);
+                ASSERT_EQ(m->put(m, &a, 1, h(kInt), 1, 1, 1, h(kInt)), 0);
+            }
+            ASSERT_EQ(m->fence(m, 0), 0);
+            if (p.rank == 2) {
+                ASSERT_EQ(m->put(m, &b, 1, h(kInt), 1, 0, 1, h(kInt)), 0);
+                ASSERT_EQ(m->get(m, &seen, 1, h(kInt), 1, 1, 1, h(kInt)), 0);
+            }
+            ASSERT_EQ(m->fence(m, 0), 0);
+            if (p.rank == 1) {
+                EXPECT_EQ(mem[0], 2);
+                EXPECT_EQ(mem[1], 1);
+            }
+            if (p.rank == 2) {
+                EXPECT_EQ(seen, 1);
+            }
+            if (p.rank == 0) {
+                EXPECT_GT(p.refused, 0u);
+            }
+        });
+    }
+}
+
+// The same with rma: rank 2's epoch-2 put lands by the BTL without rank 1, so the fence must not
+// let rank 2 start before rank 1 applied rank 0's held-up epoch-1 put (a barrier closes fences of
+// windows where put/get may be used).
+TEST(OscRdmaWindow, RmaOfTheNextFenceEpochWaitsForThisOne) {
+    World w(3, kAll, 4096);
+    w.run([&](Proc &p) {
+        std::vector<int32_t> mem(2048, 0), a(2048, 1), b(2048, 2);
+        Win win(p, mem.data(), mem.size() * 4, 4, config(Setting::kAuto));
+        plexus_osc_module_t *m = win.mod;
+        ASSERT_EQ(m->fence(m, 0), 0);
+        if (p.rank == 0) {  // by messages (accumulate)
+            p.refuse_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+            ASSERT_EQ(m->accumulate(m, a.data(), 2048, h(kInt), 1, 0, 2048, h(kInt), op(kReplace)), 0);
+        }
+        ASSERT_EQ(m->fence(m, 0), 0);
+        if (p.rank == 2) {  // 8 KiB: more than a buffer, by rma
+            ASSERT_EQ(m->put(m, b.data(), 2048, h(kInt), 1, 0, 2048, h(kInt)), 0);
+        }
+        ASSERT_EQ(m->fence(m, 0), 0);
+        if (p.rank == 1) {
+            EXPECT_EQ(mem, b);
+        }
+        if (p.rank == 2) {
+            EXPECT_EQ(p.puts, 1u);
+        }
+    });
+}
+
 // A fence with NOPRECEDE still keeps the new epoch's puts out of a window until its owner has
 // called the fence (here: after a late local store, which the put must overwrite).
 TEST(OscRdmaWindow, NoPrecedeFenceStillWaitsForTheTarget) {
