@@ -2,7 +2,10 @@
  * windows of one process and declines larger groups, so at 2 or more ranks a window over
  * MPI_COMM_WORLD or a pair from MPI_Comm_split cannot be made, on every process alike, with a
  * message naming the component and why, while windows over MPI_COMM_SELF and single-process
- * splits work next to them. The case also checks the osc_base_verbose trace. */
+ * splits work next to them. The case also checks the osc_base_verbose trace.
+ * --fallback: osc_good ranked above osc_rdma (priority 50): it declines the window over
+ * MPI_COMM_WORLD everywhere and osc_rdma, the next, serves it (a fence epoch of puts around the
+ * ring checks that it moves data); the case checks both decisions in the trace. */
 #include "win_util.h"
 
 static int buf[8];
@@ -27,11 +30,34 @@ static MPI_Win expect_served(MPI_Comm comm)
     return win;
 }
 
+/* The window over MPI_COMM_WORLD falls back to the next component, which moves data. */
+static int fallback(void)
+{
+    int next = (tu_rank + 1) % tu_size, prev = (tu_rank + tu_size - 1) % tu_size, value = 100 + tu_rank;
+    MPI_Win win;
+    buf[0] = -1;
+    CHECK_MPI(MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK_MPI(MPI_Put(&value, 1, MPI_INT, next, 0, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK(buf[0] == 100 + prev, "got %d from rank %d, expected %d", buf[0], prev, 100 + prev);
+    CHECK_MPI(MPI_Win_free(&win));
+    return tu_finish("osc_good (priority 50) declined the window over MPI_COMM_WORLD everywhere; the next "
+                     "component served it and moved a put around the ring");
+}
+
 int main(int argc, char **argv)
 {
-    wu_use_osc_good("good");
+    const int fall_back = argc > 1 && strcmp(argv[1], "--fallback") == 0;
+    if (fall_back) {
+        setenv("PLEXUS_MCA_osc_good_query_priority", "50", 1);
+        wu_use_osc_good("good,rdma");
+    } else {
+        wu_use_osc_good("good");
+    }
     tu_init(&argc, &argv);
     tu_require_ranks(2, 0);
+    if (fall_back) return fallback();
     expect_declined(MPI_COMM_WORLD, tu_size);
 
     /* A window of this process alone works at the same time, and knows only itself. */
