@@ -242,11 +242,22 @@ static void test_module_calls(void)
     CHECK_MPI(MPI_Win_free(&win));
 }
 
+/* --fatal: a misuse on a window with the default handler ends the job (MPI_ERRORS_ARE_FATAL). */
+static void fatal_misuse(void)
+{
+    static int w[4];
+    MPI_Win win = make_window(w, sizeof w, sizeof(int));
+    CHECK_MPI(MPI_Win_set_name(win, "fatal window"));
+    MPI_Put(w, 1, MPI_INT, 3, 0, 1, MPI_INT, win);
+    tu_fail(__FILE__, __LINE__, "MPI_Put", "returned under MPI_ERRORS_ARE_FATAL");
+}
+
 int main(int argc, char **argv)
 {
     wu_use_osc_good("good");
     tu_init(&argc, &argv);
     tu_require_ranks(1, 1);
+    if (argc > 1 && strcmp(argv[1], "--fatal") == 0) fatal_misuse();
     test_creation();
     test_names();
     test_keyvals();

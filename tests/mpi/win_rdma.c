@@ -1,7 +1,8 @@
 /* One-sided end to end through the MPI layer and the osc_rdma component (tests/mpi/osc.mk):
  * fence epochs with puts, gets and accumulates between every pair, a PSCW ring, a counter under
  * exclusive locks from every rank, MPI_PROC_NULL targets inside epochs, and a module's error
- * (a put beyond the target's window) reaching the window's handler with its class. 2-8 ranks. */
+ * (a put beyond the target's window, a put outside any epoch) reaching the window's handler with
+ * its class and message. 2-8 ranks. */
 #include "test_util.h"
 
 #define SLOTS 64
@@ -84,6 +85,13 @@ static void module_error(MPI_Win win)
     int cls = tu_error_class(rc);
     CHECK(cls == MPI_ERR_DISP, "a put beyond the window: class %d, expected MPI_ERR_DISP", cls);
     CHECK_MPI(MPI_Win_unlock(0, win));
+    /* Outside any epoch: the module's MPI_ERR_RMA_SYNC, with its message. */
+    char text[MPI_MAX_ERROR_STRING];
+    rc = MPI_Put(v, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+    cls = tu_error_class(rc);
+    CHECK(cls == MPI_ERR_RMA_SYNC, "a put outside an epoch: class %d (%s), expected MPI_ERR_RMA_SYNC", cls,
+          tu_error_text(rc, text));
+    CHECK(strstr(tu_error_text(rc, text), "MPI_Put: ") == text, "message '%s' does not start with the call", text);
 }
 
 int main(int argc, char **argv)
