@@ -25,9 +25,9 @@ tests_mpi_win_rdma_LDFLAGS = $(mpi_test_link_flags)
 
 mpi_runs_extra += tests/mpi/default/win_basic.sh tests/mpi/default/win_fatal.sh tests/mpi/default/win_errors.sh tests/mpi/default/win_select.sh \
 	tests/mpi/default/win_select_fallback.sh \
-	tests/mpi/default/win_rdma_sendrecv.sh tests/mpi/default/win_rdma_buffered.sh tests/mpi/default/win_rdma_rma.sh \
+	tests/mpi/default/win_rdma.sh tests/mpi/default/win_rdma_sendrecv.sh tests/mpi/default/win_rdma_buffered.sh tests/mpi/default/win_rdma_rma.sh \
 	tests/mpi/default/win_rdma_2.sh
 EXTRA_DIST += tests/mpi/cases/win_basic.case tests/mpi/cases/win_fatal.case tests/mpi/cases/win_errors.case tests/mpi/cases/win_select.case \
 	tests/mpi/cases/win_select_fallback.case \
-	tests/mpi/cases/win_rdma_sendrecv.case tests/mpi/cases/win_rdma_buffered.case tests/mpi/cases/win_rdma_rma.case \
+	tests/mpi/cases/win_rdma.case tests/mpi/cases/win_rdma_sendrecv.case tests/mpi/cases/win_rdma_buffered.case tests/mpi/cases/win_rdma_rma.case \
 	tests/mpi/cases/win_rdma_2.case
