@@ -99,7 +99,7 @@ int check_side(const char *function, const Win *win, const void *buf, int count,
                                                    : "not a datatype (freed, or never made by MPI)";
         return report_win_errorf(win, MPI_ERR_TYPE, "%s: invalid %s_datatype: %s", function, side, what);
     }
-    if (!buf && count > 0 && type->predefined && std::string(side) == "origin")
+    if (!buf && count > 0 && type->predefined && side[0] == 'o')  // "origin"
         return report_win_errorf(win, MPI_ERR_BUFFER, "%s: origin_addr is NULL with %d items of %s", function, count,
                                  type_name(type).c_str());
     return MPI_SUCCESS;
@@ -114,6 +114,9 @@ int check_target(const char *function, const Win *win, int origin_count, const D
     if (disp < 0)
         return report_win_errorf(win, MPI_ERR_DISP, "%s: invalid target_disp %td: must be >= 0", function, disp);
     if (int rc = check_side(function, win, nullptr, target_count, target_type, "target")) return rc;
+    // The common case, the same type and count on both sides, needs no signature.
+    if (origin_type == target_type && origin_count == target_count) [[likely]]
+        return MPI_SUCCESS;
     const size_t origin_bytes = packed_bytes(origin_type, origin_count);
     const size_t target_bytes = packed_bytes(target_type, target_count);
     size_t where = 0;
