@@ -16,10 +16,13 @@
 static char wu_dir[64];
 static char wu_link[128];
 
+/* Removes the folder: call it after MPI_Init, which has opened the component by then, so that a
+ * job that aborts later (the fatal cases) leaves nothing in /tmp. */
 static void wu_cleanup(void)
 {
     if (wu_link[0]) unlink(wu_link);
     if (wu_dir[0]) rmdir(wu_dir);
+    wu_link[0] = wu_dir[0] = '\0';
 }
 
 /* Before MPI_Init: a private folder holding only a link to tests/plugins/.libs/plexus_osc_good.so
