@@ -113,6 +113,7 @@ include tests/mpi/requests.mk
 include tests/pmpi/local.mk
 include tests/mpi/topology.mk
 include tests/mpi/osc.mk
+include tests/mpi/osc_rdma.mk
 
 mpi_runs_default = tests/mpi/default/pingpong.sh tests/mpi/default/ring.sh \
 	tests/mpi/default/ordering.sh tests/mpi/default/allpairs_stress.sh \

@@ -1,0 +1,135 @@
+/* osc_rdma end to end (components/osc_rdma/README.md), under whichever protocol the case forces
+ * with osc_rdma_protocol: fence epochs with put, get and accumulate (one int, a buffer larger than
+ * a message, a strided vector at the target, many one-double puts), PSCW where every rank posts
+ * to and starts on its two ring neighbours, with MPI_Win_test loops, and a counter every rank
+ * increments under exclusive locks (rank 0 locking its own window too), read under shared locks.
+ * Every result is checked element for element. 2-8 ranks; plain MPI-2.2. */
+#include "test_util.h"
+
+#define BIG 20000 /* ints: larger than any eager message */
+#define GHOST 1000
+
+static void fence_epochs(int rank, int size)
+{
+    int *mem = (int *)tu_malloc(sizeof(int) * (size_t)(size * BIG));
+    int *mine = (int *)tu_malloc(sizeof(int) * BIG), *got = (int *)tu_malloc(sizeof(int) * BIG);
+    MPI_Win win;
+    for (int i = 0; i < size * BIG; ++i) mem[i] = -1;
+    for (int i = 0; i < BIG; ++i) mine[i] = rank * 1000000 + i;
+    CHECK_MPI(MPI_Win_create(mem, (MPI_Aint)(sizeof(int) * (size_t)(size * BIG)), sizeof(int), MPI_INFO_NULL,
+                             MPI_COMM_WORLD, &win));
+    for (int count = 1; count <= BIG; count *= 141) {
+        CHECK_MPI(MPI_Win_fence(0, win));
+        for (int t = 0; t < size; ++t) CHECK_MPI(MPI_Put(mine, count, MPI_INT, t, rank * BIG, count, MPI_INT, win));
+        CHECK_MPI(MPI_Win_fence(0, win));
+        for (int r = 0; r < size; ++r)
+            for (int i = 0; i < count; ++i) CHECK_EQ(mem[r * BIG + i], r * 1000000 + i);
+        const int from = (rank + 1) % size;
+        memset(got, 0, sizeof(int) * (size_t)count);
+        CHECK_MPI(MPI_Get(got, count, MPI_INT, from, from * BIG, count, MPI_INT, win));
+        CHECK_MPI(MPI_Win_fence(0, win));
+        for (int i = 0; i < count; ++i) CHECK_EQ(got[i], from * 1000000 + i);
+        /* every rank adds its row into rank 0's first row */
+        CHECK_MPI(MPI_Accumulate(mine, count, MPI_INT, 0, 0, count, MPI_INT, MPI_SUM, win));
+        CHECK_MPI(MPI_Win_fence(0, win));
+        if (rank == 0)
+            for (int i = 0; i < count; ++i)
+                CHECK_EQ(mem[i], i + size * i + 1000000 * (size * (size - 1) / 2)); /* its own put, then the sum */
+        tu_barrier();
+    }
+    CHECK_MPI(MPI_Win_free(&win));
+    free(mem), free(mine), free(got);
+}
+
+/* The paper's ghost-cell update with one put per double, and a strided target. */
+static void ghost_cells(int rank, int size)
+{
+    double *halo = (double *)tu_malloc(sizeof(double) * 2 * GHOST), *edge = (double *)tu_malloc(sizeof(double) * GHOST);
+    MPI_Win win;
+    MPI_Datatype every_other;
+    CHECK_MPI(MPI_Type_vector(GHOST / 2, 1, 2, MPI_DOUBLE, &every_other));
+    CHECK_MPI(MPI_Type_commit(&every_other));
+    for (int i = 0; i < GHOST; ++i) edge[i] = rank + i / 4096.0;
+    CHECK_MPI(MPI_Win_create(halo, (MPI_Aint)(sizeof(double) * 2 * GHOST), sizeof(double), MPI_INFO_NULL,
+                             MPI_COMM_WORLD, &win));
+    const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    for (int iter = 0; iter < 3; ++iter) {
+        for (int i = 0; i < 2 * GHOST; ++i) halo[i] = -1.0;
+        CHECK_MPI(MPI_Win_fence(MPI_MODE_NOPRECEDE, win));
+        for (int i = 0; i < GHOST; ++i) CHECK_MPI(MPI_Put(&edge[i], 1, MPI_DOUBLE, right, i, 1, MPI_DOUBLE, win));
+        CHECK_MPI(MPI_Put(edge, GHOST / 2, MPI_DOUBLE, right, GHOST, 1, every_other, win));
+        CHECK_MPI(MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
+        for (int i = 0; i < GHOST; ++i) CHECK(halo[i] == left + i / 4096.0, "halo[%d] = %g", i, halo[i]);
+        for (int i = 0; i < GHOST; ++i)
+            CHECK(halo[GHOST + i] == (i % 2 ? -1.0 : left + (i / 2) / 4096.0), "strided halo[%d] = %g", i, halo[GHOST + i]);
+        tu_barrier();
+    }
+    CHECK_MPI(MPI_Type_free(&every_other));
+    CHECK_MPI(MPI_Win_free(&win));
+    free(halo), free(edge);
+}
+
+static void pscw_ring(int rank, int size, MPI_Group world)
+{
+    int mem[2] = {0, 0};
+    MPI_Win win;
+    MPI_Group nbrs;
+    const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int ranks[2] = {left < right ? left : right, left < right ? right : left};
+    CHECK_MPI(MPI_Group_incl(world, left == right ? 1 : 2, ranks, &nbrs));
+    CHECK_MPI(MPI_Win_create(mem, sizeof mem, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    for (int round = 1; round <= 5; ++round) {
+        int v = rank * 100 + round, flag = 0;
+        CHECK_MPI(MPI_Win_post(nbrs, 0, win));
+        CHECK_MPI(MPI_Win_start(nbrs, 0, win));
+        CHECK_MPI(MPI_Put(&v, 1, MPI_INT, right, 0, 1, MPI_INT, win)); /* slot 0: from the left */
+        CHECK_MPI(MPI_Put(&v, 1, MPI_INT, left, 1, 1, MPI_INT, win));  /* slot 1: from the right */
+        CHECK_MPI(MPI_Win_complete(win));
+        const double deadline = tu_deadline();
+        while (!flag) {
+            CHECK_MPI(MPI_Win_test(win, &flag));
+            CHECK(MPI_Wtime() < deadline, "MPI_Win_test never completed (round %d)", round);
+        }
+        CHECK_EQ(mem[0], left * 100 + round);
+        CHECK_EQ(mem[1], right * 100 + round);
+    }
+    CHECK_MPI(MPI_Group_free(&nbrs));
+    CHECK_MPI(MPI_Win_free(&win));
+}
+
+static void lock_counter(int size)
+{
+    int counter = 0, one = 1, seen = -1;
+    MPI_Win win;
+    const int iters = 50;
+    CHECK_MPI(MPI_Win_create(&counter, sizeof counter, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    for (int i = 0; i < iters; ++i) {
+        CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+        CHECK_MPI(MPI_Accumulate(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win));
+        CHECK_MPI(MPI_Win_unlock(0, win));
+    }
+    tu_barrier();
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+    CHECK_MPI(MPI_Get(&seen, 1, MPI_INT, 0, 0, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_unlock(0, win));
+    CHECK_EQ(seen, size * iters);
+    tu_barrier();
+    CHECK_MPI(MPI_Win_free(&win));
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    MPI_Group world;
+    tu_init(&argc, &argv);
+    tu_require_ranks(2, 8);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    fence_epochs(rank, size);
+    ghost_cells(rank, size);
+    pscw_ring(rank, size, world);
+    lock_counter(size);
+    MPI_Group_free(&world);
+    return tu_finish("fence, ghost cells, PSCW and lock counter on %d ranks", size);
+}
