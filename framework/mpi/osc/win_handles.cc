@@ -30,6 +30,13 @@ void win_unregister(Win *win) {
     win->fortran = 0;
 }
 
+bool win_valid(const Win *w) {
+    if (!w) return false;
+    for (const Win *live : table())
+        if (live == w) return w->magic == Win::kMagic;
+    return false;
+}
+
 Win *win_of_fortran(MPI_Fint number) {
     const std::vector<Win *> &t = table();
     if (number <= 0 || static_cast<size_t>(number) > t.size()) return MPI_WIN_NULL;

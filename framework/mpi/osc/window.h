@@ -42,7 +42,9 @@ namespace plexus::mpi {
 
 using Win = ::plexus_mpi_win_s;
 
-inline bool win_valid(const Win *w) { return w && w->magic == Win::kMagic; }
+// A window this process made and has not freed. The handle table says so before the object is
+// read: a freed window's memory is gone, so its own magic cannot tell (osc/win_handles.cc).
+bool win_valid(const Win *w);
 
 // The osc.h handle of a window is the window itself.
 inline plexus_osc_win_t *osc_handle(Win *w) { return reinterpret_cast<plexus_osc_win_t *>(w); }
