@@ -64,7 +64,8 @@ expect_contains "$err" ") exited with status 3; killing the job"
 # A program that is not MPI at all: the same.
 run -t 30 plain-exit "$plexrun" -n 2 sh -c 'echo "rank $PMIX_RANK"; [ "$PMIX_RANK" = 1 ] && exit 9; exit 0'
 expect_status 9
-expect_count "$out" 2 '^rank [01]$'
+# Rank 0 may be killed before it prints (rank 1 exits at once): only rank 1's line is certain.
+expect_count "$out" 1 '^rank 1$'
 [ -s "$err" ] && { fail "plain-exit: stderr is not empty"; show; }
 expect_clean
 
