@@ -50,21 +50,6 @@ int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Da
     return MPI_SUCCESS;
 }
 
-namespace {
-
-// The arguments the indexed forms share.
-int check_indexed(const char *fn, int count, const int blocklengths[], const void *displacements,
-                  MPI_Datatype oldtype, MPI_Datatype *newtype) {
-    if (int rc = check_count_arg(fn, count, "count")) return rc;
-    if (int rc = check_array(fn, blocklengths, count, "array_of_blocklengths")) return rc;
-    if (int rc = check_array(fn, displacements, count, "array_of_displacements")) return rc;
-    if (int rc = check_blocklengths(fn, count, blocklengths)) return rc;
-    if (int rc = check_type_arg(fn, oldtype, "oldtype")) return rc;
-    return check_newtype(fn, newtype);
-}
-
-}  // namespace
-
 PLEXUS_MPI_ALIAS(Type_indexed)
 int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
                       MPI_Datatype oldtype, MPI_Datatype *newtype) {
@@ -104,16 +89,8 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const 
                             const MPI_Datatype array_of_types[], MPI_Datatype *newtype) {
     constexpr const char *fn = "MPI_Type_create_struct";
     running(fn);
-    if (int rc = check_count_arg(fn, count, "count")) return rc;
-    if (int rc = check_array(fn, array_of_blocklengths, count, "array_of_blocklengths")) return rc;
-    if (int rc = check_array(fn, array_of_displacements, count, "array_of_displacements")) return rc;
-    if (int rc = check_array(fn, array_of_types, count, "array_of_types")) return rc;
-    if (int rc = check_blocklengths(fn, count, array_of_blocklengths)) return rc;
-    for (int i = 0; i < count; ++i) {
-        const std::string name = "array_of_types[" + std::to_string(i) + "]";
-        if (int rc = check_type_arg(fn, array_of_types[i], name.c_str())) return rc;
-    }
-    if (int rc = check_newtype(fn, newtype)) return rc;
+    if (int rc = check_struct(fn, count, array_of_blocklengths, array_of_displacements, array_of_types, newtype))
+        return rc;
     *newtype = make_struct(count, array_of_blocklengths, array_of_displacements, array_of_types);
     return MPI_SUCCESS;
 }

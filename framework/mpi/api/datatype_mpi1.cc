@@ -70,12 +70,7 @@ int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of
                        MPI_Datatype oldtype, MPI_Datatype *newtype) {
     constexpr const char *fn = "MPI_Type_hindexed";
     running(fn);
-    if (int rc = check_count_arg(fn, count, "count")) return rc;
-    if (int rc = check_array(fn, array_of_blocklengths, count, "array_of_blocklengths")) return rc;
-    if (int rc = check_array(fn, array_of_displacements, count, "array_of_displacements")) return rc;
-    if (int rc = check_blocklengths(fn, count, array_of_blocklengths)) return rc;
-    if (int rc = check_type_arg(fn, oldtype, "oldtype")) return rc;
-    if (int rc = check_newtype(fn, newtype)) return rc;
+    if (int rc = check_indexed(fn, count, array_of_blocklengths, array_of_displacements, oldtype, newtype)) return rc;
     *newtype = make_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype);
     return MPI_SUCCESS;
 }
@@ -85,16 +80,8 @@ int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_d
                      MPI_Datatype array_of_types[], MPI_Datatype *newtype) {
     constexpr const char *fn = "MPI_Type_struct";
     running(fn);
-    if (int rc = check_count_arg(fn, count, "count")) return rc;
-    if (int rc = check_array(fn, array_of_blocklengths, count, "array_of_blocklengths")) return rc;
-    if (int rc = check_array(fn, array_of_displacements, count, "array_of_displacements")) return rc;
-    if (int rc = check_array(fn, array_of_types, count, "array_of_types")) return rc;
-    if (int rc = check_blocklengths(fn, count, array_of_blocklengths)) return rc;
-    for (int i = 0; i < count; ++i) {
-        const std::string name = "array_of_types[" + std::to_string(i) + "]";
-        if (int rc = check_type_arg(fn, array_of_types[i], name.c_str())) return rc;
-    }
-    if (int rc = check_newtype(fn, newtype)) return rc;
+    if (int rc = check_struct(fn, count, array_of_blocklengths, array_of_displacements, array_of_types, newtype))
+        return rc;
     *newtype = make_struct(count, array_of_blocklengths, array_of_displacements, array_of_types);
     return MPI_SUCCESS;
 }

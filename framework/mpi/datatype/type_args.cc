@@ -1,6 +1,8 @@
 // The datatype calls' argument checks (see type_args.h).
 #include "mpi/datatype/type_args.h"
 
+#include <string>
+
 #include "mpi/error_report.h"
 
 namespace plexus::mpi {
@@ -59,6 +61,30 @@ int check_array_extent(const char *function, int ndims, const int sizes[], const
                                  "%s: the array (%s times the extent of oldtype) is larger than an MPI_Aint holds",
                                  function, name);
     return MPI_SUCCESS;
+}
+
+int check_indexed(const char *fn, int count, const int blocklengths[], const void *displacements,
+                  MPI_Datatype oldtype, MPI_Datatype *newtype) {
+    if (int rc = check_count_arg(fn, count, "count")) return rc;
+    if (int rc = check_array(fn, blocklengths, count, "array_of_blocklengths")) return rc;
+    if (int rc = check_array(fn, displacements, count, "array_of_displacements")) return rc;
+    if (int rc = check_blocklengths(fn, count, blocklengths)) return rc;
+    if (int rc = check_type_arg(fn, oldtype, "oldtype")) return rc;
+    return check_newtype(fn, newtype);
+}
+
+int check_struct(const char *fn, int count, const int blocklengths[], const MPI_Aint displacements[],
+                 const MPI_Datatype types[], MPI_Datatype *newtype) {
+    if (int rc = check_count_arg(fn, count, "count")) return rc;
+    if (int rc = check_array(fn, blocklengths, count, "array_of_blocklengths")) return rc;
+    if (int rc = check_array(fn, displacements, count, "array_of_displacements")) return rc;
+    if (int rc = check_array(fn, types, count, "array_of_types")) return rc;
+    if (int rc = check_blocklengths(fn, count, blocklengths)) return rc;
+    for (int i = 0; i < count; ++i) {
+        const std::string name = "array_of_types[" + std::to_string(i) + "]";
+        if (int rc = check_type_arg(fn, types[i], name.c_str())) return rc;
+    }
+    return check_newtype(fn, newtype);
 }
 
 }  // namespace plexus::mpi

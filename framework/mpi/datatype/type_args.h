@@ -20,6 +20,12 @@ int check_array(const char *function, const void *array, int count, const char *
 int check_newtype(const char *function, const MPI_Datatype *newtype);
 // Every blocklengths[i] >= 0.
 int check_blocklengths(const char *function, int count, const int blocklengths[]);
+// The arguments the indexed forms share (MPI-2 and MPI-1 names alike).
+int check_indexed(const char *function, int count, const int blocklengths[], const void *displacements,
+                  MPI_Datatype oldtype, MPI_Datatype *newtype);
+// The arguments of both struct forms, every type named by its index.
+int check_struct(const char *function, int count, const int blocklengths[], const MPI_Aint displacements[],
+                 const MPI_Datatype types[], MPI_Datatype *newtype);
 // MPI_ORDER_C or MPI_ORDER_FORTRAN (MPI_ERR_ARG).
 int check_order(const char *function, int order);
 // An array of sizes[] elements of old (subarray, darray) whose extent an MPI_Aint holds (MPI_ERR_ARG).
