@@ -9,7 +9,11 @@ busy_pids=()
 busy_start() {
   local i
   for i in $(seq "$1"); do
-    timeout -k 1 "$2" sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
+    # In a session of their own, as other people's programs are: with the kernel's autogroups
+    # the scheduler shares a CPU between sessions first, so spinners in the runner's session
+    # would take their share from the ranks of a launcher that keeps them in its session (Open
+    # MPI) and not from one that gives each rank a session of its own (MPICH, Plexus).
+    setsid timeout -k 1 "$2" sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
     busy_pids+=($!)
   done
 }

@@ -87,4 +87,11 @@ expect_line "$err" "plexrun: the job timed out after 1 s (--timeout); killing th
 expect_count "$out" 2 '^rank [01] ready'
 expect_clean "$(shm_prefix_in "$out")" "$dir"
 
+# Every rank leads a session of its own (and so its own process group and scheduler autogroup),
+# outside plexrun's: field 6 of /proc/PID/stat is the session id.
+run -t 30 own-session "$plexrun" -n 2 sh -c 'read -r stat </proc/$$/stat; set -- $stat; echo "pid $1 sid $6"'
+expect_status 0
+expect_count "$out" 2 '^pid ([0-9]+) sid \1$'
+expect_clean
+
 finish

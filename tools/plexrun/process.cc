@@ -33,8 +33,12 @@ std::vector<char *> c_strings(const std::vector<std::string> &list) {
 // In the child, between fork and exec.
 [[noreturn]] void become_rank(const ProcessSpec &spec, char *const argv[], char *const envp[],
                               pid_t parent, int report_fd) {
-    // Its own process group: plexrun kills a rank together with anything it started.
-    ::setpgid(0, 0);
+    // Its own session, hence its own process group: plexrun kills a rank together with anything
+    // it started. A session also makes the rank its own scheduling autogroup (as MPICH's hydra
+    // does), so a build running in the background of the user's shell cannot take a rank's share
+    // of its CPU down to one task's in that session. setsid cannot fail here: the child of a fork
+    // is never a group leader, and plexrun does not move it into a group first.
+    if (::setsid() < 0) ::setpgid(0, 0);
     // Dies with plexrun, even if plexrun is SIGKILLed; the check closes the race with a
     // parent that died before the prctl.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -68,7 +72,9 @@ pid_t start_process(const ProcessSpec &spec) {
     pid_t pid = ::fork();
     if (pid < 0) throw_errno("fork");
     if (pid == 0) become_rank(spec, argv.data(), envp.data(), parent, report.write_end.get());
-    ::setpgid(pid, pid);  // also here, so a kill of the group cannot miss a child not yet there
+    // No setpgid from this side (it would make the child a group leader and its setsid fail):
+    // this function returns only once the child has exec'd or failed, so the group exists
+    // before plexrun can signal it.
     report.write_end.reset();
     int error = 0;
     ssize_t n;
