@@ -72,6 +72,7 @@ bench-pt2pt:
 include bench/datatype/local.mk
 include bench/coll/local.mk
 include bench/topology/local.mk
+include bench/dpm/local.mk
 
 # The runners' host probe (bench/lib/common.sh builds its own copy); built by make check so that
 # it keeps compiling, and tested with the runners' decisions.

@@ -13,3 +13,6 @@ examples_mpi_ring_LDADD = framework/mpi/libmpi.la
 examples_mpi_pi_SOURCES = examples/mpi/pi.c
 examples_mpi_pi_CPPFLAGS = $(MPI_CPPFLAGS)
 examples_mpi_pi_LDADD = framework/mpi/libmpi.la
+
+# The main demo: a ray tracer that spawns its workers.
+include examples/render/local.mk
