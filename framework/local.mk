@@ -94,6 +94,14 @@ framework_libplexus_la_SOURCES += \
 	framework/runtime/dgram/ib_multicast.h framework/runtime/dgram/ib_multicast.cc \
 	framework/runtime/dgram/endpoint.h framework/runtime/dgram/endpoint.cc \
 	framework/runtime/dgram/dgram_services.h framework/runtime/dgram/dgram_services.cc
+# DGRAM 1.1: reliable messages and request/response over an endpoint.
+framework_libplexus_la_SOURCES += \
+	framework/runtime/dgram/reliable_wire.h framework/runtime/dgram/reliable_wire.cc \
+	framework/runtime/dgram/outgoing_message.h framework/runtime/dgram/outgoing_message.cc \
+	framework/runtime/dgram/incoming_messages.h framework/runtime/dgram/incoming_messages.cc \
+	framework/runtime/dgram/address_text.h framework/runtime/dgram/address_text.cc \
+	framework/runtime/dgram/reliable.h framework/runtime/dgram/reliable.cc \
+	framework/runtime/dgram/reliable_services.h framework/runtime/dgram/reliable_services.cc
 framework_libplexus_la_CPPFLAGS += $(CRYPTO_CFLAGS)
 framework_libplexus_la_LIBADD += $(CRYPTO_LIBS)
 if HAVE_VERBS

@@ -39,8 +39,14 @@ dgram_unit_tests = \
 	tests/unit/test_runtime_dgram_bounds
 check_PROGRAMS += $(dgram_unit_tests)
 TESTS += $(dgram_unit_tests)
+# DGRAM 1.1's reliable layer: its parts, request/response under loss, faults, fuzz.
+dgram_reliable_tests = \
+	tests/unit/test_runtime_dgram_reliable_parts tests/unit/test_runtime_dgram_reliable \
+	tests/unit/test_runtime_dgram_reliable_faults tests/unit/test_runtime_dgram_reliable_fuzz
+check_PROGRAMS += $(dgram_reliable_tests)
+TESTS += $(dgram_reliable_tests)
 endif
-noinst_HEADERS += tests/unit/dgram_test_support.h
+noinst_HEADERS += tests/unit/dgram_test_support.h tests/unit/dgram_reliable_support.h
 
 # The core's shared-memory services (framework/runtime/shm/, through host API 1.3's shm table)
 # and the SDK's shared-memory FIFO.

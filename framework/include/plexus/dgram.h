@@ -1,7 +1,8 @@
 /* The core's datagram facility (host API 1.3, host->dgram): authenticated unicast and multicast
  * datagrams over UDP/IPv4 or InfiniBand UD, for connection set-up and multicast collectives.
- * Plain C. Unreliable by design: a component that needs reliability layers it above (acks, a
- * second stage, retransmission). docs/datagrams.md has the wire format and the drop rules. */
+ * Plain C. Datagrams are unreliable by design; since 1.1 the reliable_* members layer reliable
+ * messages and request/response over an endpoint (acks, retransmission with back-off, duplicate
+ * suppression, fragments). docs/datagrams.md has the wire formats and the drop rules. */
 #ifndef PLEXUS_DGRAM_H
 #define PLEXUS_DGRAM_H
 
@@ -18,7 +19,7 @@ extern "C" {
 /* The services table's version: members are only appended; check struct_size before using a
  * member newer than the version a component was built for. */
 #define PLEXUS_DGRAM_MAJOR 1
-#define PLEXUS_DGRAM_MINOR 0
+#define PLEXUS_DGRAM_MINOR 1  /* 1.1: reliable messages and request/response (reliable_*) */
 
 /* An address fits in this many bytes: publish it in a business card as it is. */
 #define PLEXUS_DGRAM_ADDR_MAX 64
@@ -109,6 +110,53 @@ typedef struct plexus_dgram_iov {
 typedef void (*plexus_dgram_handler_fn_t)(void *ctx, const void *data, size_t len,
                                           const plexus_dgram_recv_info_t *info);
 
+/* ---- 1.1: reliable messages over an endpoint (docs/datagrams.md, "Reliable messages") ---- */
+
+typedef struct plexus_dgram_reliable plexus_dgram_reliable_t; /* opaque */
+typedef struct plexus_dgram_op plexus_dgram_op_t;             /* opaque: one message in flight */
+
+/* Who sent a reliable message, by value: copy it to answer later with reliable_respond. */
+typedef struct plexus_dgram_peer {
+    uint32_t sender;       /* the sender's open_args.sender */
+    uint32_t addr_len;
+    uint64_t incarnation;  /* random per reliable layer opened: tells a restarted peer apart */
+    uint64_t request;      /* nonzero: a request, whose sender waits for reliable_respond */
+    uint8_t addr[PLEXUS_DGRAM_ADDR_MAX]; /* the sending endpoint's address */
+} plexus_dgram_peer_t;
+
+/* A whole message, delivered once however often it was retransmitted; data is valid only during
+ * the call. The handler may send and respond; it must not wait, progress or close the layer. */
+typedef void (*plexus_dgram_message_fn_t)(void *ctx, const void *data, size_t len,
+                                          const plexus_dgram_peer_t *from);
+
+typedef struct plexus_dgram_reliable_args {
+    uint32_t struct_size;
+    int32_t timeout_ms;  /* the longest an operation may take; <= 0: runtime_dgram_timeout_ms */
+    int32_t rto_ms;      /* the first retransmission timeout; <= 0: runtime_dgram_rto_ms */
+    int32_t rto_max_ms;  /* the back-off's cap; <= 0: runtime_dgram_rto_max_ms */
+    plexus_dgram_message_fn_t handler; /* messages and requests that arrive (NULL: acked, dropped) */
+    void *ctx;
+} plexus_dgram_reliable_args_t;
+
+typedef struct plexus_dgram_reliable_stats {
+    uint32_t struct_size;
+    uint32_t reserved;
+    uint64_t sent;           /* messages accepted for sending (one-way, requests, responses) */
+    uint64_t completed;      /* of those, acknowledged (and, for requests, answered) */
+    uint64_t timeouts;       /* of those, failed for want of an answer in time */
+    uint64_t fragments;      /* first transmissions of fragments */
+    uint64_t retransmitted;  /* fragments sent again (timer or a later fragment's ack) */
+    uint64_t acks_sent;
+    uint64_t acks_received;
+    uint64_t delivered;      /* whole messages handed to the handler (or to a waiting request) */
+    uint64_t duplicates;     /* fragments dropped because they were already had */
+    uint64_t malformed;      /* authenticated datagrams that are not of this protocol */
+    uint64_t unmatched;      /* responses and acks for nothing in flight (late, or timed out) */
+    uint64_t refused;        /* fragments dropped for want of memory (the sender retransmits) */
+    uint64_t rtt_samples;    /* round trips measured (acks of fragments sent once) */
+    uint64_t rtt_sum_us;     /* their sum: the mean round trip is rtt_sum_us / rtt_samples */
+} plexus_dgram_reliable_stats_t;
+
 /* An endpoint is used by one thread at a time; different endpoints are independent. Every call
  * returns PLEXUS_SUCCESS or a PLEXUS_ERR_* code; last_error then says what was wrong. */
 struct plexus_dgram_services {
@@ -161,6 +209,46 @@ struct plexus_dgram_services {
     const char *(*drop_reason_name)(int reason);
     /* What the endpoint's last failed call found wrong ("" when none). */
     const char *(*last_error)(plexus_dgram_endpoint_t *ep);
+
+    /* ---- Added in 1.1: check struct_size covers a member before use. ---- */
+
+    /* Reliable messages over ep (which it takes over: its handler, its progress). Messages are
+     * cut into datagrams of limits.mtu, each acknowledged (selectively) and retransmitted after
+     * a timeout that doubles while the peer stays silent, until acked or the operation's
+     * timeout; fragments and messages seen before are dropped. Close before the endpoint. */
+    int (*reliable_open)(plexus_dgram_endpoint_t *ep, const plexus_dgram_reliable_args_t *args,
+                         plexus_dgram_reliable_t **out, plexus_reason_t *why);
+    int (*reliable_close)(plexus_dgram_reliable_t *rel);
+    /* A one-way message (completes when acknowledged) or a request (completes with the
+     * response). *op (NULL: fire and forget, failures only counted) until op_free; timeout_ms
+     * <= 0: the layer's. The data are copied. */
+    int (*reliable_send)(plexus_dgram_reliable_t *rel, const void *addr, size_t addr_len,
+                         const plexus_dgram_iov_t *iov, size_t iov_count, int timeout_ms,
+                         plexus_dgram_op_t **op);
+    int (*reliable_request)(plexus_dgram_reliable_t *rel, const void *addr, size_t addr_len,
+                            const plexus_dgram_iov_t *iov, size_t iov_count, int timeout_ms,
+                            plexus_dgram_op_t **op);
+    /* Answers the request from->request (from as the handler got it, copied); op as above. */
+    int (*reliable_respond)(plexus_dgram_reliable_t *rel, const plexus_dgram_peer_t *from,
+                            const plexus_dgram_iov_t *iov, size_t iov_count,
+                            plexus_dgram_op_t **op);
+    /* Reads, delivers, acknowledges, retransmits and times out: a progress callback
+     * (host->progress_register(dgram->reliable_progress, rel)); returns the events. */
+    int (*reliable_progress)(void *rel);
+    /* Runs reliable_progress (and nothing else) until op completes or timeout_ms passes
+     * (PLEXUS_ERR_TIMEOUT); for callers outside the progress engine. */
+    int (*reliable_wait)(plexus_dgram_reliable_t *rel, plexus_dgram_op_t *op, int timeout_ms);
+    int (*reliable_stats)(plexus_dgram_reliable_t *rel, plexus_dgram_reliable_stats_t *out);
+    /* What the layer's last failed call found wrong ("" when none). */
+    const char *(*reliable_last_error)(plexus_dgram_reliable_t *rel);
+    /* PLEXUS_ERR_AGAIN while in flight, PLEXUS_SUCCESS, or the failure (PLEXUS_ERR_TIMEOUT:
+     * op_error names the peer and what was missing). */
+    int (*op_status)(const plexus_dgram_op_t *op);
+    /* A completed request's response: valid until op_free. */
+    int (*op_response)(const plexus_dgram_op_t *op, const void **data, size_t *len);
+    const char *(*op_error)(const plexus_dgram_op_t *op);
+    /* Forgets op; one still in flight is abandoned (no more retransmissions). */
+    int (*op_free)(plexus_dgram_op_t *op);
 };
 
 #ifdef __cplusplus

@@ -80,6 +80,25 @@ std::vector<mca::ParamSpec> dgram_param_specs() {
         spec("rcvbuf", PLEXUS_PARAM_SIZE, std::to_string(d.receive_buffer),
              "Receive buffer asked for every UDP socket (the kernel caps it at "
              "net.core.rmem_max); what overflows it is counted as 'kernel'", 7),
+        ranged(spec("rto_ms", PLEXUS_PARAM_INT, std::to_string(d.rto.count()),
+                    "Reliable messages: how long a fragment waits for its acknowledgement before "
+                    "it is sent again; doubles while the peer stays silent", 6),
+               1, 60000),
+        ranged(spec("rto_max_ms", PLEXUS_PARAM_INT, std::to_string(d.rto_max.count()),
+                    "Reliable messages: the cap of the retransmission timeout's doubling", 6),
+               1, 600000),
+        ranged(spec("timeout_ms", PLEXUS_PARAM_INT, std::to_string(d.timeout.count()),
+                    "Reliable messages: how long a message (a request: with its response) may "
+                    "take before it fails with a timeout naming the peer", 5),
+               1, std::numeric_limits<int>::max()),
+        spec("window", PLEXUS_PARAM_SIZE, std::to_string(d.window),
+             "Reliable messages: bytes of one message sent and not yet acknowledged at most "
+             "(at least one fragment), so that a large message does not overflow the receiver's "
+             "socket buffer", 7),
+        ranged(spec("verbose", PLEXUS_PARAM_INT, "0",
+                    "Trace reliable messages: 1 counters when a reliable layer closes and every "
+                    "timeout, 10 every message completed, 50 every retransmission", 8),
+               0, 100),
     };
 }
 
@@ -95,6 +114,11 @@ Settings dgram_settings(const mca::ParamRegistry &params) {
         s.reassembly_timeout = std::chrono::milliseconds(p->value.i);
     if (auto *p = find(params, "multicast_ttl")) s.multicast_ttl = static_cast<int>(p->value.i);
     if (auto *p = find(params, "rcvbuf")) s.receive_buffer = p->value.u;
+    if (auto *p = find(params, "rto_ms")) s.rto = std::chrono::milliseconds(p->value.i);
+    if (auto *p = find(params, "rto_max_ms")) s.rto_max = std::chrono::milliseconds(p->value.i);
+    if (auto *p = find(params, "timeout_ms")) s.timeout = std::chrono::milliseconds(p->value.i);
+    if (auto *p = find(params, "window")) s.window = p->value.u;
+    if (auto *p = find(params, "verbose")) s.verbose = static_cast<int>(p->value.i);
     return s;
 }
 

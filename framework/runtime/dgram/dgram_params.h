@@ -23,6 +23,12 @@ struct Settings {
     int multicast_ttl = 1;                  // runtime_dgram_multicast_ttl
     size_t receive_buffer = 4u << 20;       // runtime_dgram_rcvbuf
     size_t max_peers = 4096;                // senders remembered for replay detection
+    // The reliable layer (reliable.h): retransmission, back-off, operation timeout, window.
+    std::chrono::milliseconds rto{20};        // runtime_dgram_rto_ms
+    std::chrono::milliseconds rto_max{1000};  // runtime_dgram_rto_max_ms
+    std::chrono::milliseconds timeout{10000}; // runtime_dgram_timeout_ms
+    size_t window = 256u << 10;             // runtime_dgram_window: unacked bytes per message
+    int verbose = 0;                        // runtime_dgram_verbose
 
     // What is out of range (drop rate outside 0..1, a cap below a header); empty when usable.
     std::string check() const;

@@ -8,6 +8,7 @@
 
 #include "runtime/dgram/endpoint.h"
 #include "runtime/dgram/ib_ud_transport.h"
+#include "runtime/dgram/reliable_services.h"
 #include "runtime/dgram/udp_transport.h"
 #include "runtime/runtime.h"
 
@@ -225,6 +226,11 @@ const plexus_dgram_services_t kServices = {
     sizeof(plexus_dgram_services_t), PLEXUS_DGRAM_MAJOR, PLEXUS_DGRAM_MINOR,
     open, close, address, limits, send, sendv, group_address, join, leave,
     recv, set_handler, progress, wait_fd, set_epoch, stats, drop_reason_name, last_error,
+    // 1.1
+    reliable_api::open, reliable_api::close, reliable_api::send, reliable_api::request,
+    reliable_api::respond, reliable_api::progress, reliable_api::wait, reliable_api::stats,
+    reliable_api::last_error, reliable_api::op_status, reliable_api::op_response,
+    reliable_api::op_error, reliable_api::op_free,
 };
 
 }  // namespace plexus::runtime::dgram
