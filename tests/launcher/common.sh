@@ -7,12 +7,19 @@ plexrun="$PLEXUS_TOP_BUILDDIR/tools/plexrun/plexrun"
 client="$PLEXUS_TOP_BUILDDIR/tests/launcher/pmix_test_client"
 export TMPDIR="$work/tmp"
 mkdir -p "$TMPDIR"
+# plexrun's rendezvous with other plexruns (its socket and key) goes here, where only this
+# test's plexruns meet and where nothing may stay.
+export XDG_RUNTIME_DIR="$work/run"
+mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
 
-# The job left nothing: no job directory in TMPDIR, no /dev/shm object with PREFIX (if given),
+# The job left nothing: no job directory in TMPDIR, no rendezvous file, no /dev/shm object with PREFIX (if given),
 # and no process among the pids the clients wrote into DIR (if given).
 expect_clean() {
   prefix=${1:-} piddir=${2:-}
   if [ -n "$(ls -A "$TMPDIR")" ]; then fail "$name: left in TMPDIR: $(ls -A "$TMPDIR")"; rm -rf "${TMPDIR:?}"/*; fi
+  if [ -n "$(ls -A "$XDG_RUNTIME_DIR")" ]; then
+    fail "$name: left in the runtime directory: $(ls -A "$XDG_RUNTIME_DIR")"; rm -f "${XDG_RUNTIME_DIR:?}"/*
+  fi
   if [ -n "$prefix" ] && ls /dev/shm/"$prefix"* >/dev/null 2>&1; then
     fail "$name: left in /dev/shm: $(ls /dev/shm/"$prefix"*)"
     rm -f /dev/shm/"$prefix"*

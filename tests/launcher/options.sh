@@ -19,8 +19,10 @@ bad "plexrun: --timeout expects a positive number of seconds (e.g. 30 or 0.5), g
 bad "plexrun: --timeout expects a positive number of seconds (e.g. 30 or 0.5), got '5s'" --timeout 5s true
 bad "plexrun: --mca expects a parameter name and a value: --mca <name> <value>" --mca btl
 bad "plexrun: --mca expects a parameter name made of letters, digits and '_' (e.g. btl_sm_fastbox_max), got 'btl-sm'" --mca btl-sm 1 true
+bad "plexrun: --universe-size expects a number of processes from 1 to 65535, got '0'" --universe-size 0 true
+bad "plexrun: --universe-size 2 is smaller than the 4 ranks of -n: the universe holds every running process" -n 4 --universe-size 2 true
 bad "plexrun: --tag-output takes no value (got '--tag-output=yes')" --tag-output=yes true
-bad "plexrun: unknown option '--frobnicate'; options are -n/-np/--np, --mca, --tag-output, --timeout, --bind-to, --verbose, --help, --version (see plexrun --help)" --frobnicate true
+bad "plexrun: unknown option '--frobnicate'; options are -n/-np/--np, --mca, --tag-output, --timeout, --bind-to, --universe-size, --verbose, --help, --version (see plexrun --help)" --frobnicate true
 bad "plexrun: no program to run; usage: plexrun -n N [options] [--] program [args...]" -n 2
 
 run -t 10 help "$plexrun" --help

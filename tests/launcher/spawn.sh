@@ -29,7 +29,7 @@ expect_clean
 # A spawned rank that fails ends the whole job, parent included.
 run -t 30 spawn-fails "$plexrun" -n 1 "$client" spawn fail
 expect_status 9
-expect_count "$err" 1 '^plexrun: rank 1 \(job 2, pid [0-9]+\) exited with status 9 without calling PMIx_Finalize; killing the job$'
+expect_count "$err" 1 '^plexrun: rank 1 \(namespace plexrun\.[0-9]+\.2, job 2 spawned by plexrun\.[0-9]+\.1:0, pid [0-9]+\) exited with status 9 without calling PMIx_Finalize; killing the job$'
 expect_clean
 
 finish

@@ -12,9 +12,14 @@ constexpr const char *kKilling = "; killing the job";
 
 }  // namespace
 
+// A spawned job's rank is named with its namespace and its parent, so that a failure deep in a
+// tree of spawns says which child it was.
 std::string describe_rank(const Namespace &ns, const RankRecord &r) {
-    return "rank " + std::to_string(r.rank) + " (job " + std::to_string(ns.job) + ", pid " +
-           std::to_string(r.pid) + ")";
+    std::string job = "job " + std::to_string(ns.job);
+    if (ns.parent)
+        job = "namespace " + ns.name + ", " + job + " spawned by " + ns.parent->nspace + ":" +
+              std::to_string(ns.parent->rank);
+    return "rank " + std::to_string(r.rank) + " (" + job + ", pid " + std::to_string(r.pid) + ")";
 }
 
 std::optional<Failure> judge_rank_end(const Namespace &ns, const RankRecord &r, int wait_status) {

@@ -18,7 +18,8 @@ struct Failure {
     bool ordinary = false;
 };
 
-// "rank 2 (job 1, pid 1234)"
+// "rank 2 (job 1, pid 1234)"; of a spawned job
+// "rank 0 (namespace plexrun.77.2, job 2 spawned by plexrun.77.1:3, pid 1240)"
 std::string describe_rank(const Namespace &ns, const RankRecord &r);
 
 // nullopt for a clean end: exit 0, after PMIx_Finalize if the rank called PMIx_Init.

@@ -22,8 +22,10 @@ namespace {
 constexpr std::chrono::milliseconds kGrace{3000};
 // Signals closer together than this are one signal delivered twice, not a second ^C.
 constexpr std::chrono::milliseconds kSameSignal{500};
-// How long libpmix gets to shut down once every rank has ended.
-constexpr std::chrono::milliseconds kFinalizeLimit{5000};
+// How long libpmix gets to shut down once every rank has ended. It takes milliseconds, except
+// after a PMIx_Connect or PMIx_Disconnect given a PMIX_TIMEOUT: libpmix 4.2.2 then keeps the
+// timer and its finalize waits for it (20 s for a 20 s timeout).
+constexpr std::chrono::milliseconds kFinalizeLimit{2000};
 
 std::unique_ptr<CoreMap> load_cores(BindPolicy policy) {
     if (policy == BindPolicy::None) return nullptr;
@@ -50,11 +52,14 @@ Launcher::Launcher(Options options)
     server_ = std::make_unique<PmixServer>(dir_.path(), &loop_, this);
     launcher_ =
         std::make_unique<NamespaceLauncher>(loop_, *server_, output_, job_, options_, cores_.get());
+    start_rendezvous();
+    store_.on_publish([this] { retry_spanning_here(); });
 }
 
 Launcher::~Launcher() {
     kill_and_reap_everything();
     store_.cancel_waiting();  // its answers go to libpmix, so before it is finalised
+    cancel_remote_work();
     launcher_.reset();
     server_.reset();
 }
@@ -181,6 +186,8 @@ void Launcher::kill_namespace(Namespace &ns) {
 void Launcher::finish() {
     output_.drain_all();
     store_.cancel_waiting();
+    cancel_remote_work();
+    if (rendezvous_) rendezvous_->remove_files();  // nobody should find us from here on
     kill_and_reap_everything();
     for (auto &ns : job_.namespaces()) {
         int n = remove_shm_objects(ns->shm_prefix());
@@ -192,9 +199,11 @@ void Launcher::finish() {
     if (lost_client_) leave_without_libpmix("a client ended without PMIx_Finalize");
     trace("finalizing libpmix");
     if (!server_->finalize(kFinalizeLimit)) {
-        std::fprintf(stderr,
-                     "plexrun: libpmix did not shut down within %lld s; exiting without it\n",
-                     static_cast<long long>(kFinalizeLimit.count() / 1000));
+        // Every client finalized and everything else is cleaned up: nothing is lost by leaving
+        // libpmix as it is, so only --verbose says so.
+        if (options_.verbose)
+            std::fprintf(stderr, "plexrun: libpmix did not shut down within %lld ms; exiting without it\n",
+                         static_cast<long long>(kFinalizeLimit.count()));
         leave_without_libpmix("PMIx_server_finalize hangs");
     }
     server_.reset();  // before its directory goes (with dir_)
@@ -205,6 +214,7 @@ void Launcher::finish() {
 // libpmix's thread is still running and an orderly exit would run destructors under it.
 void Launcher::leave_without_libpmix(const char *why) {
     trace("leaving without finalizing libpmix: %s", why);
+    if (rendezvous_) rendezvous_->remove_files();
     remove_tree(dir_.path());
     std::fflush(nullptr);
     ::_exit(exit_status_.value_or(0));

@@ -45,8 +45,27 @@ void Launcher::publish(const ProcName &proc, PublishRequest request, OpDone done
     done(store_.publish(proc, std::move(request)));
 }
 
+// A lookup that waits for what this store does not have yet, or that misses here while other
+// plexruns run, asks them too (every 100 ms while it waits, since a name may be published in any
+// of them later; this store again at each publish here). What this store answers alone stays
+// with it: the narrow ranges, and everything found here at once.
 void Launcher::lookup(const ProcName &proc, LookupRequest request, LookupDone done) {
-    store_.lookup(proc, std::move(request), std::move(done));
+    bool narrow = request.range == PMIX_RANGE_PROC_LOCAL || request.range == PMIX_RANGE_NAMESPACE;
+    bool waits = request.wait_for >= 0;
+    bool all_here = store_.visible_count(proc, request.keys) == request.keys.size();
+    if (narrow || !rendezvous_ || all_here || (!waits && rendezvous_->others().empty()))
+        return store_.lookup(proc, std::move(request), std::move(done));
+    auto op = std::make_shared<SpanningLookup>();
+    op->requester = proc;
+    op->deadline = request.timeout_seconds > 0
+                       ? EventLoop::Clock::now() + std::chrono::seconds(request.timeout_seconds)
+                       : EventLoop::Clock::time_point::max();
+    op->request = std::move(request);
+    op->done = std::move(done);
+    trace("lookup by %s:%u %s %s (here and in other plexruns)", proc.nspace.c_str(), proc.rank,
+          waits ? "waits for" : "asks for", op->request.keys.empty() ? "-" : op->request.keys[0].c_str());
+    spanning_.push_back(op);
+    lookup_everywhere(op);
 }
 
 void Launcher::unpublish(const ProcName &proc, std::vector<std::string> keys, OpDone done) {
@@ -58,8 +77,21 @@ void Launcher::unpublish(const ProcName &proc, std::vector<std::string> keys, Op
 // forwarding, same failure rules, same cleanup.
 void Launcher::spawn(const ProcName &proc, std::vector<AppSpec> apps, SpawnDone done) {
     if (exit_status_) return done(PMIX_ERR_JOB_FAILED_TO_LAUNCH, "");
-    for (const AppSpec &app : apps)
+    long procs = 0;
+    for (const AppSpec &app : apps) {
         if (app.procs < 1 || app.command.empty()) return done(PMIX_ERR_BAD_PARAM, "");
+        procs += app.procs;
+    }
+    // The universe the user declared is a limit on what runs at once; the default is not (plexrun
+    // oversubscribes the CPUs for spawned jobs as it does for -n).
+    if (options_.universe_size && job_.running_ranks() + procs > *options_.universe_size) {
+        std::fprintf(stderr,
+                     "plexrun: spawn of %ld process(es) by %s:%u refused: %d of the universe's %d "
+                     "slots (--universe-size) are taken\n",
+                     procs, proc.nspace.c_str(), proc.rank, job_.running_ranks(),
+                     *options_.universe_size);
+        return done(PMIX_ERR_OUT_OF_RESOURCE, "");
+    }
     Namespace &ns = job_.add_namespace(std::move(apps), proc);
     try {
         launcher_->launch(ns);

@@ -6,6 +6,8 @@ tools_plexrun_plexrun_SOURCES = \
 	tools/plexrun/main.cc \
 	tools/plexrun/options.h tools/plexrun/options.cc \
 	tools/plexrun/launcher.h tools/plexrun/launcher.cc tools/plexrun/launcher_upcalls.cc \
+	tools/plexrun/launcher_remote.cc \
+	tools/plexrun/rendezvous.h tools/plexrun/rendezvous.cc tools/plexrun/wire.h \
 	tools/plexrun/job.h tools/plexrun/job.cc tools/plexrun/app_spec.h \
 	tools/plexrun/failure.h tools/plexrun/failure.cc \
 	tools/plexrun/namespace_launcher.h tools/plexrun/namespace_launcher.cc \

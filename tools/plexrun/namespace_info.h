@@ -12,7 +12,7 @@ namespace plexrun {
 
 struct NodeFacts {
     std::string hostname;
-    uint32_t universe_size = 0;  // PMIX_UNIV_SIZE: the cores, or more if more ranks run
+    uint32_t universe_size = 0;  // PMIX_UNIV_SIZE (NamespaceLauncher::universe_size)
     uint32_t node_procs = 0;     // PMIX_NODE_SIZE: ranks of every namespace on this node
 };
 

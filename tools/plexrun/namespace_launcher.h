@@ -32,6 +32,9 @@ public:
                       const Options &options, const CoreMap *cores);
 
     void launch(Namespace &ns);
+    // PMIX_UNIV_SIZE: --universe-size, else the CPUs plexrun may use, at least the first job's
+    // ranks (fixed for plexrun's life: every job sees the same universe).
+    uint32_t universe_size() const { return universe_size_; }
 
 private:
     std::vector<std::string> resolve_programs(const Namespace &ns) const;
@@ -48,6 +51,7 @@ private:
     const CoreMap *cores_;
     Environment base_env_;
     NodeFacts node_;
+    uint32_t universe_size_;
     UniqueFd devnull_;
     std::unique_ptr<StdinForwarder> stdin_forwarder_;
 };

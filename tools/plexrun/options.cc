@@ -48,6 +48,16 @@ struct Parser {
         return true;
     }
 
+    bool parse_universe(const std::string &text) {
+        int n = 0;
+        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+        if (ec != std::errc() || end != text.data() + text.size() || n < 1 || n > kMaxRanks)
+            return fail("plexrun: --universe-size expects a number of processes from 1 to " +
+                        std::to_string(kMaxRanks) + ", got '" + text + "'");
+        out.options.universe_size = n;
+        return true;
+    }
+
     bool parse_timeout(const std::string &text) {
         double s = 0;
         auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), s);
@@ -131,6 +141,10 @@ struct Parser {
             auto v = value(arg, inline_value, "a number of seconds");
             return v && parse_timeout(*v);
         }
+        if (arg == "--universe-size") {
+            auto v = value(arg, inline_value, "a number of processes");
+            return v && parse_universe(*v);
+        }
         if (arg == "--bind-to") {
             auto v = value(arg, inline_value, "one of: core, none");
             return v && parse_bind(*v);
@@ -157,7 +171,7 @@ struct Parser {
         }
         return fail("plexrun: unknown option '" + arg +
                     "'; options are -n/-np/--np, --mca, --tag-output, --timeout, --bind-to, "
-                    "--verbose, --help, --version (see plexrun --help)");
+                    "--universe-size, --verbose, --help, --version (see plexrun --help)");
     }
 
     void run() {
@@ -177,6 +191,10 @@ struct Parser {
             return;
         }
         timeout_from_environment();
+        if (out.options.universe_size && *out.options.universe_size < out.options.ranks)
+            fail("plexrun: --universe-size " + std::to_string(*out.options.universe_size) +
+                 " is smaller than the " + std::to_string(out.options.ranks) +
+                 " ranks of -n: the universe holds every running process");
     }
 };
 
@@ -197,8 +215,11 @@ std::string help_text() {
        (also installed as mpirun and mpiexec)
 
 Starts N copies of program on this machine as one PMIx job and serves them as their PMIx
-server: fence/modex, abort, spawn, publish/lookup. Ranks find the job-level keys of
-docs/runtime-contract.md, including plexus.job.secret.
+server: fence/modex, abort, spawn, publish/lookup, connect/disconnect. Ranks find the
+job-level keys of docs/runtime-contract.md, including plexus.job.secret. Other plexruns of
+this user on this machine are reached through a rendezvous in $XDG_RUNTIME_DIR (or
+/tmp/plexus-UID): names published there are found here, their processes' keys fetched and
+PMIx_Connect spans both.
 
 options:
   -n, -np, --np N        number of ranks (1..65535; default 1)
@@ -212,6 +233,10 @@ options:
                          non-zero (a signal, an abort or a missing finalize always is said)
   --bind-to core|none    core: bind rank i to core (i mod cores); none: no binding.
                          Default: core when the ranks fit on the cores, none otherwise
+  --universe-size N      PMIX_UNIV_SIZE (MPI_UNIVERSE_SIZE) of every job, and the most
+                         processes that may run at once: a spawn that would pass it is
+                         refused (PMIX_ERR_OUT_OF_RESOURCE). Default: the CPUs plexrun may
+                         use (at least N of -n), not enforced (plexrun oversubscribes)
   --help, --version
 
 behaviour:
@@ -222,12 +247,14 @@ behaviour:
   signals         SIGINT, SIGTERM and SIGHUP are forwarded to every rank, which is killed
                   (SIGKILL) if still alive 3 s later or on a second signal; SIGUSR1/SIGUSR2
                   are forwarded only
+  spawned jobs    end independently: plexrun exits once every namespace has ended
   failure         a rank exiting non-zero, killed by a signal, calling PMIx_Abort, or exiting
                   after PMIx_Init without PMIx_Finalize ends the whole job (every namespace);
                   one line on stderr says which rank and how, except for a plain non-zero
                   exit (the status says it; --verbose says it too). Nothing goes to stdout
-  cleanup         every /dev/shm/plexus-<secret prefix>-* of every namespace and the job's
-                  private PMIx directory ($TMPDIR or /tmp, plexrun.XXXXXX) are removed
+  cleanup         every /dev/shm/plexus-<secret prefix>-* of every namespace, the job's
+                  private PMIx directory ($TMPDIR or /tmp, plexrun.XXXXXX) and the
+                  rendezvous socket and key are removed
 
 exit status:
   0    every rank exited 0 (after PMIx_Finalize, if it called PMIx_Init)

@@ -25,6 +25,9 @@ struct Options {
     // Where the timeout came from, for the message: "--timeout" or "MPIEXEC_TIMEOUT".
     std::string timeout_source = "--timeout";
     BindPolicy bind = BindPolicy::Automatic;
+    // --universe-size N: PMIX_UNIV_SIZE, and a limit on the ranks running at once (spawns that
+    // would pass it are refused). Unset: the node's CPUs (at least -n), and no limit.
+    std::optional<int> universe_size;
     std::vector<std::string> command;  // program and its arguments
 };
 

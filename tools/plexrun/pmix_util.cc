@@ -1,6 +1,7 @@
 // C++ handles on libpmix's C types.
 #include "pmix_util.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <utility>
@@ -96,6 +97,44 @@ pmix_info_t *InfoList::data() {
 size_t InfoList::size() {
     convert();
     return array_.size;
+}
+
+std::vector<char> pack_value(const pmix_value_t &value) {
+    pmix_data_buffer_t buf;
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    if (PMIx_Data_pack(nullptr, &buf, const_cast<pmix_value_t *>(&value), 1, PMIX_VALUE) != PMIX_SUCCESS) {
+        PMIX_DATA_BUFFER_DESTRUCT(&buf);
+        throw std::runtime_error("PMIx_Data_pack of a published value");
+    }
+    pmix_byte_object_t bo;
+    PMIX_BYTE_OBJECT_CONSTRUCT(&bo);
+    PMIx_Data_unload(&buf, &bo);
+    std::vector<char> out(bo.bytes, bo.bytes + bo.size);
+    PMIX_BYTE_OBJECT_DESTRUCT(&bo);
+    PMIX_DATA_BUFFER_DESTRUCT(&buf);
+    return out;
+}
+
+bool unpack_value(const std::vector<char> &bytes, pmix_value_t *out) {
+    PMIX_VALUE_CONSTRUCT(out);
+    if (bytes.empty()) return false;
+    pmix_data_buffer_t buf;
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    pmix_byte_object_t bo;
+    bo.bytes = static_cast<char *>(std::malloc(bytes.size()));  // the buffer takes it over
+    if (!bo.bytes) return false;
+    std::memcpy(bo.bytes, bytes.data(), bytes.size());
+    bo.size = bytes.size();
+    PMIx_Data_load(&buf, &bo);
+    int32_t count = 1;
+    pmix_status_t rc = PMIx_Data_unpack(nullptr, &buf, out, &count, PMIX_VALUE);
+    PMIX_DATA_BUFFER_DESTRUCT(&buf);
+    if (rc != PMIX_SUCCESS || count != 1) {
+        PMIX_VALUE_DESTRUCT(out);
+        PMIX_VALUE_CONSTRUCT(out);
+        return false;
+    }
+    return true;
 }
 
 std::string pmix_error(pmix_status_t status) {

@@ -69,4 +69,9 @@ private:
 
 std::string pmix_error(pmix_status_t status);
 
+// A value in libpmix's own packed form, to travel to another plexrun (same libpmix), and back.
+std::vector<char> pack_value(const pmix_value_t &value);
+// false for bytes that are not one packed value; *out is then left empty.
+bool unpack_value(const std::vector<char> &bytes, pmix_value_t *out);
+
 }  // namespace plexrun

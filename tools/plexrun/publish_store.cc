@@ -28,6 +28,7 @@ pmix_status_t PublishStore::publish(const ProcName &publisher, PublishRequest re
                          Entry{publisher, std::move(value), request.range, request.persistence});
     }
     retry_waiting();
+    if (on_publish_) on_publish_();
     return PMIX_SUCCESS;
 }
 
@@ -82,6 +83,27 @@ bool PublishStore::try_answer(Waiting &w, bool force, pmix_status_t status_if_no
     for (auto it : found)
         if (it->second.persistence == PMIX_PERSIST_FIRST_READ) entries_.erase(it);
     return true;
+}
+
+size_t PublishStore::visible_count(const ProcName &requester, const std::vector<std::string> &keys) const {
+    size_t n = 0;
+    for (const std::string &key : keys) {
+        auto [first, last] = entries_.equal_range(key);
+        n += std::any_of(first, last, [&](auto &kv) { return visible(kv.second, requester); });
+    }
+    return n;
+}
+
+std::vector<FoundEntry> PublishStore::take_now(const ProcName &requester, const std::vector<std::string> &keys) {
+    std::vector<FoundEntry> out;
+    for (const std::string &key : keys) {
+        auto [first, last] = entries_.equal_range(key);
+        auto it = std::find_if(first, last, [&](auto &kv) { return visible(kv.second, requester); });
+        if (it == last) continue;
+        out.push_back(FoundEntry{key, it->second.publisher, pack_value(it->second.value.get())});
+        if (it->second.persistence == PMIX_PERSIST_FIRST_READ) entries_.erase(it);
+    }
+    return out;
 }
 
 void PublishStore::retry_waiting() {

@@ -3,6 +3,7 @@
 // (PMIX_WAIT) answered when the publish they wait for arrives, or when their time is up.
 #pragma once
 
+#include <functional>
 #include <list>
 #include <map>
 #include <string>
@@ -13,6 +14,13 @@
 
 namespace plexrun {
 
+// One published value as it travels between plexruns: libpmix's packed form (pack_value).
+struct FoundEntry {
+    std::string key;
+    ProcName publisher;
+    std::vector<char> value;
+};
+
 class PublishStore {
 public:
     explicit PublishStore(EventLoop &loop) : loop_(loop) {}
@@ -20,6 +28,12 @@ public:
     // PMIX_ERR_DUPLICATE_KEY if any key is already published where this caller sees it.
     pmix_status_t publish(const ProcName &publisher, PublishRequest request);
     void lookup(const ProcName &requester, LookupRequest request, LookupDone done);
+    // For lookups that span plexruns: how many of KEYS REQUESTER sees now, and what it sees of
+    // them, taken as a lookup takes them (PMIX_PERSIST_FIRST_READ values go with the reading).
+    size_t visible_count(const ProcName &requester, const std::vector<std::string> &keys) const;
+    std::vector<FoundEntry> take_now(const ProcName &requester, const std::vector<std::string> &keys);
+    // Called after every successful publish (the Launcher retries its spanning lookups).
+    void on_publish(std::function<void()> hook) { on_publish_ = std::move(hook); }
     // No keys: everything the caller published.
     void unpublish(const ProcName &publisher, const std::vector<std::string> &keys);
     // The publisher ended: drop what it published with PMIX_PERSIST_PROC.
@@ -49,6 +63,7 @@ private:
     EventLoop &loop_;
     std::multimap<std::string, Entry> entries_;  // by key
     std::list<Waiting> waiting_;
+    std::function<void()> on_publish_;
 };
 
 }  // namespace plexrun

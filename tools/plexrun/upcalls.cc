@@ -3,7 +3,9 @@
 
 #include <atomic>
 #include <cstring>
+#include <mutex>
 #include <optional>
+#include <set>
 
 #include "event_loop.h"
 #include "trace.h"
@@ -112,29 +114,72 @@ pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info
     return PMIX_SUCCESS;
 }
 
-// libpmix serves every local process's data itself; it asks the host only for processes it
-// does not host, and on one node there are none.
-pmix_status_t direct_modex(const pmix_proc_t *proc, const pmix_info_t[], size_t,
+int timeout_of(const pmix_info_t info[], size_t ninfo) {
+    for (size_t i = 0; i < ninfo; ++i)
+        if (is_key(info[i], PMIX_TIMEOUT))
+            if (auto n = integer_of(info[i].value)) return static_cast<int>(*n);
+    return 0;
+}
+
+// libpmix serves every local process's data itself; it asks the host only about processes it
+// does not host: another plexrun's (the host forwards the request) or nobody's.
+// libpmix 4.2.2 asks again, with the same cbdata, for every request still open about a
+// namespace when that namespace is registered (pmix_pending_nspace_requests), which plexrun does
+// for another plexrun's namespace at its first request: both answers would complete one tracker
+// twice (the second on freed memory: a deadlock in pmix_pending_resolve). The first answer
+// serves it; a repeat is taken and left alone.
+std::mutex g_modex_lock;
+std::set<void *> g_modex_open;
+
+pmix_status_t direct_modex(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
                            pmix_modex_cbfunc_t cbfunc, void *cbdata) {
-    trace("upcall direct_modex %s: not found", name_of(proc).c_str());
-    post([cbfunc, cbdata] {
-        if (cbfunc) cbfunc(PMIX_ERR_NOT_FOUND, nullptr, 0, cbdata, nullptr, nullptr);
+    ProcName who = ProcName::from(*proc);
+    int timeout = timeout_of(info, ninfo);
+    {
+        std::lock_guard<std::mutex> guard(g_modex_lock);
+        if (!g_modex_open.insert(cbdata).second) {
+            trace("upcall direct_modex %s: already asked", name_of(proc).c_str());
+            return PMIX_SUCCESS;
+        }
+    }
+    trace("upcall direct_modex %s", name_of(proc).c_str());
+    ModexDone done = [cbfunc, cbdata](pmix_status_t s, std::vector<char> data) {
+        {
+            std::lock_guard<std::mutex> guard(g_modex_lock);
+            g_modex_open.erase(cbdata);
+        }
+        if (!cbfunc) return;
+        if (s != PMIX_SUCCESS || data.empty())
+            return cbfunc(s, nullptr, 0, cbdata, nullptr, nullptr);
+        auto *blob = new std::vector<char>(std::move(data));
+        cbfunc(PMIX_SUCCESS, blob->data(), blob->size(), cbdata, release_blob, blob);
+    };
+    post([who, timeout, done] { g_host->direct_modex(who, timeout, done); });
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t fence_across(FenceKind kind, const pmix_proc_t procs[], size_t nprocs,
+                           const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                           void *cbdata) {
+    std::vector<ProcName> names;
+    for (size_t i = 0; i < nprocs; ++i) names.push_back(ProcName::from(procs[i]));
+    int timeout = timeout_of(info, ninfo);
+    trace("upcall %s %zu procs (first %s)", kind == FenceKind::Connect ? "connect" : "disconnect",
+          nprocs, nprocs ? name_of(&procs[0]).c_str() : "-");
+    post([kind, names = std::move(names), timeout, done = op_done(cbfunc, cbdata)]() mutable {
+        g_host->fence_across(kind, std::move(names), timeout, done);
     });
     return PMIX_SUCCESS;
 }
 
-pmix_status_t connect_fn(const pmix_proc_t[], size_t nprocs, const pmix_info_t[], size_t,
-                         pmix_op_cbfunc_t cbfunc, void *cbdata) {
-    trace("upcall connect %zu procs", nprocs);
-    post([done = op_done(cbfunc, cbdata)] { done(PMIX_SUCCESS); });
-    return PMIX_SUCCESS;
+pmix_status_t connect_fn(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                         size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
+    return fence_across(FenceKind::Connect, procs, nprocs, info, ninfo, cbfunc, cbdata);
 }
 
-pmix_status_t disconnect_fn(const pmix_proc_t[], size_t nprocs, const pmix_info_t[], size_t,
-                            pmix_op_cbfunc_t cbfunc, void *cbdata) {
-    trace("upcall disconnect %zu procs", nprocs);
-    post([done = op_done(cbfunc, cbdata)] { done(PMIX_SUCCESS); });
-    return PMIX_SUCCESS;
+pmix_status_t disconnect_fn(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                            size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
+    return fence_across(FenceKind::Disconnect, procs, nprocs, info, ninfo, cbfunc, cbdata);
 }
 
 // ---------------------------------------------------------------- publish / lookup

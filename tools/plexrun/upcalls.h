@@ -21,6 +21,12 @@ class EventLoop;
 using OpDone = std::function<void(pmix_status_t)>;
 using LookupDone = std::function<void(pmix_status_t, pmix_pdata_t *data, size_t ndata)>;
 using SpawnDone = std::function<void(pmix_status_t, const std::string &nspace)>;
+// A direct-modex answer: libpmix's packed data of one process (PMIx_server_dmodex_request's).
+using ModexDone = std::function<void(pmix_status_t, std::vector<char> data)>;
+
+// PMIx_Connect and PMIx_Disconnect reach the host only when some participant is not one of
+// this plexrun's clients (libpmix completes the rest itself).
+enum class FenceKind : uint8_t { Connect = 1, Disconnect = 2 };
 
 struct PublishRequest {
     std::vector<std::pair<std::string, OwnedValue>> entries;
@@ -50,10 +56,17 @@ public:
     virtual void spawn(const ProcName &proc, std::vector<AppSpec> apps, SpawnDone done) = 0;
     // PMIx_Job_control with PMIX_JOB_CTRL_KILL or _TERMINATE: ends the job like an abort.
     virtual void kill_request(const ProcName &proc) = 0;
+    // Every participant of this server has called PMIx_Connect/Disconnect over PROCS (sorted);
+    // done once the other servers' participants have too. TIMEOUT_S 0: no limit.
+    virtual void fence_across(FenceKind kind, std::vector<ProcName> procs, int timeout_s,
+                              OpDone done) = 0;
+    // A process libpmix does not host: its data, from whoever hosts it, within TIMEOUT_S
+    // (PMIX_TIMEOUT of the PMIx_Get; 0: no limit).
+    virtual void direct_modex(const ProcName &proc, int timeout_s, ModexDone done) = 0;
 };
 
-// The module handed to PMIx_server_init. Fence, direct modex, connect and disconnect are
-// answered here (on one node libpmix has already gathered everything); the rest go to HOST.
+// The module handed to PMIx_server_init. Fences are answered here (on one node libpmix has
+// already gathered everything); the rest go to HOST.
 pmix_server_module_t make_upcall_module(EventLoop *loop, Host *host);
 // After PMIx_server_finalize: upcalls still in flight are dropped instead of posted.
 void detach_upcalls();
