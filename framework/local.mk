@@ -69,6 +69,7 @@ pkgconfig_DATA += framework/plexus-component.pc
 framework_libplexus_la_SOURCES += \
 	framework/runtime/unique_fd.h framework/runtime/shm/mapping.h \
 	framework/runtime/shm/fd_borrow.h framework/runtime/shm/fd_borrow.cc \
+	framework/runtime/shm/fd_server.h framework/runtime/shm/fd_server.cc \
 	framework/runtime/shm/segment_name.h framework/runtime/shm/segment_name.cc \
 	framework/runtime/shm/shm_segment.h framework/runtime/shm/shm_segment.cc \
 	framework/runtime/shm/single_copy.h framework/runtime/shm/single_copy.cc \

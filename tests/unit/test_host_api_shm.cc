@@ -222,9 +222,13 @@ TEST_F(HostApiShm, AForeignDescriptorIsRefusedWithAReason) {
     std::snprintf(forged.name, sizeof forged.name, "/%sgone-0000000000000000", job_prefix().c_str());
     EXPECT_EQ(shm->segment_attach(&forged, &peer, &why), PLEXUS_ERR_BAD_PARAM);
     EXPECT_NE(std::string(why.text).find("another segment"), std::string::npos) << why.text;
-    forged.owner_fd = -1;  // and no descriptor to borrow: nothing to open
+    forged.owner_fd = -1;  // no descriptor to borrow: the owner's socket gives it for the tag,
+    EXPECT_EQ(shm->segment_attach(&forged, &peer, &why), PLEXUS_ERR_BAD_PARAM) << why.text;
+    EXPECT_NE(std::string(why.text).find("another segment"), std::string::npos) << why.text;
+    forged.tag ^= 1;  // and for no other tag: nothing to open
     EXPECT_EQ(shm->segment_attach(&forged, &peer, &why), PLEXUS_ERR_UNREACH) << why.text;
     EXPECT_NE(std::string(why.text).find(forged.name), std::string::npos) << why.text;
+    EXPECT_NE(std::string(why.text).find("offers no segment with that tag"), std::string::npos) << why.text;
     EXPECT_EQ(info(owner).attached, 0u);
     EXPECT_EQ(shm->segment_detach(owner), PLEXUS_SUCCESS);
 }

@@ -3,6 +3,7 @@
 // peer attached (even when the owner died), and descriptors that do not match refused.
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "runtime/shm/fd_borrow.h"
+#include "runtime/shm/fd_server.h"
 #include "runtime/shm/segment_name.h"
 #include "runtime/shm/shm_segment.h"
 
@@ -137,6 +139,82 @@ TEST(ShmSegment, TheLastPeerRemovesTheNameOfAnOwnerThatCrashed) {
     ASSERT_TRUE(s.is_ok()) << s.message;
     EXPECT_FALSE(name_exists(d.name));
     EXPECT_EQ(std::memcmp(peer.base(), "left by the dead", 17), 0);
+}
+
+// Where pidfd_getfd is not allowed, a process of a later job asks the owner of a named segment
+// whose name is gone for its descriptor over the owner's socket (a descriptor without the
+// owner's descriptor number stands for that here).
+TEST(ShmSegment, ALateComerThatCannotBorrowAsksTheOwnerForTheDescriptor) {
+    int desc_pipe[2], done_pipe[2];
+    ASSERT_EQ(::pipe(desc_pipe), 0);
+    ASSERT_EQ(::pipe(done_pipe), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ShmSegment owner;
+        if (!ShmSegment::create(spec(true, 0), &owner).is_ok()) ::_exit(1);
+        if (!owner.unlink_if_all_attached()) ::_exit(2);
+        std::memcpy(owner.base() + 4096, "served by its owner", 20);
+        const plexus_shm_desc_t d = owner.describe();
+        if (::write(desc_pipe[1], &d, sizeof d) != sizeof d) ::_exit(3);
+        char c;
+        if (::read(done_pipe[0], &c, 1) != 1) ::_exit(4);  // the peer has looked
+        ::_exit(std::memcmp(owner.base() + 8192, "written by the peer", 20) == 0 ? 0 : 5);
+    }
+    plexus_shm_desc_t d{};
+    ASSERT_EQ(::read(desc_pipe[0], &d, sizeof d), static_cast<ssize_t>(sizeof d));
+    EXPECT_FALSE(name_exists(d.name));
+    d.owner_fd = -1;
+    ShmSegment peer;
+    Status s = ShmSegment::attach(d, &peer);
+    ASSERT_TRUE(s.is_ok()) << s.message;
+    EXPECT_EQ(std::memcmp(peer.base() + 4096, "served by its owner", 20), 0);
+    std::memcpy(peer.base() + 8192, "written by the peer", 20);
+    ASSERT_EQ(::write(done_pipe[1], "x", 1), 1);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
+    for (int fd : {desc_pipe[0], desc_pipe[1], done_pipe[0], done_pipe[1]}) ::close(fd);
+    // The owner is gone: the next one is told why it cannot get in.
+    ShmSegment later;
+    s = ShmSegment::attach(d, &later);
+    EXPECT_EQ(s.code, PLEXUS_ERR_UNREACH);
+    EXPECT_NE(s.message.find("serves no descriptors"), std::string::npos) << s.message;
+}
+
+TEST(ShmFdServer, GivesOfferedDescriptorsOnlyToItsUserAndOnlyByTheirTag) {
+    const int memfd = ::memfd_create("plexus-fd-server-test", MFD_CLOEXEC);
+    ASSERT_GE(memfd, 0);
+    const uint64_t tag = 0x1234567887654321ull;
+    std::string why;
+    ASSERT_TRUE(offer_fd(tag, memfd, &why)) << why;
+    const int got = request_fd(::getpid(), tag, 2000, &why);
+    ASSERT_GE(got, 0) << why;
+    struct stat a {}, b {};
+    ASSERT_EQ(::fstat(memfd, &a), 0);
+    ASSERT_EQ(::fstat(got, &b), 0);
+    EXPECT_EQ(a.st_ino, b.st_ino) << "another file than the one offered";
+    ::close(got);
+    EXPECT_LT(request_fd(::getpid(), tag ^ 1, 2000, &why), 0);
+    EXPECT_NE(why.find("offers no segment"), std::string::npos) << why;
+    EXPECT_LT(request_fd(999999, tag, 2000, &why), 0) << "a process that serves nothing";
+    if (::geteuid() == 0) {
+        // A process of another user may not have it, even with the tag.
+        const pid_t owner = ::getpid();
+        const pid_t child = ::fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            if (::setuid(65534) != 0) ::_exit(2);
+            std::string w;
+            ::_exit(request_fd(owner, tag, 2000, &w) < 0 ? 0 : 1);
+        }
+        int status = 0;
+        ASSERT_EQ(::waitpid(child, &status, 0), child);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "another user got the descriptor";
+    }
+    withdraw_fd(tag);
+    EXPECT_LT(request_fd(::getpid(), tag, 2000, &why), 0) << "a withdrawn descriptor was still given";
+    ::close(memfd);
 }
 
 TEST(ShmSegment, ForeignOrMalformedDescriptorsAreRefused) {

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "runtime/shm/fd_borrow.h"
+#include "runtime/shm/fd_server.h"
 #include "runtime/shm/segment_name.h"
 
 namespace plexus::runtime {
@@ -20,6 +21,8 @@ namespace {
 
 constexpr uint64_t kHeaderMagic = 0x48534d5358454c50ull;  // "PLEXSMSH"
 constexpr uint32_t kHeaderVersion = 1;
+// How long a peer waits for the owner's descriptor server (fd_server.h) to answer.
+constexpr int kRequestLimitMs = 5000;
 
 // The core's part of every segment. The attach counter has a cache line of its own.
 struct SegmentHeader {
@@ -88,6 +91,7 @@ std::string mismatch(const SegmentHeader &h, size_t mapped, const plexus_shm_des
 ShmSegment &ShmSegment::operator=(ShmSegment &&other) noexcept {
     if (this != &other) {
         unlink();
+        stop_offering();
         map_ = std::move(other.map_);
         fd_ = std::move(other.fd_);
         name_ = std::move(other.name_);
@@ -96,6 +100,7 @@ ShmSegment &ShmSegment::operator=(ShmSegment &&other) noexcept {
         owned_ = std::exchange(other.owned_, false);
         anonymous_ = std::exchange(other.anonymous_, false);
         linked_ = std::exchange(other.linked_, false);
+        offered_ = std::exchange(other.offered_, false);
     }
     return *this;
 }
@@ -137,6 +142,11 @@ Status ShmSegment::create(const ShmCreateSpec &spec, ShmSegment *out) {
     h->expected_peers = spec.expected_peers;
     std::memcpy(h->name, name.c_str(), name.size() + 1);
     seg.fd_ = std::move(fd);
+    // The name goes once the expected peers are in; a process that comes later (a spawned or
+    // connected job) gets the descriptor from this process where it cannot borrow it; if this
+    // process cannot serve it, such a process is told so when it asks.
+    std::string not_served;
+    if (!anonymous) seg.offered_ = offer_fd(tag, seg.fd_.get(), &not_served);
     *out = std::move(seg);
     return Status::ok();
 }
@@ -146,15 +156,26 @@ Status ShmSegment::attach(const plexus_shm_desc_t &desc, ShmSegment *out) {
     const std::string name = desc.name;
     const bool anonymous = desc.flags & PLEXUS_SHM_DESC_ANONYMOUS;
     UniqueFd fd(anonymous ? -1 : ::shm_open(name.c_str(), O_RDWR | O_CLOEXEC, 0));
+    const int open_errno = errno;
     const bool by_name = fd.get() >= 0;
-    if (!by_name && (anonymous || errno == ENOENT) && desc.owner_fd >= 0) {
-        // Anonymous, or unlinked once the owner's peers had attached: borrow its descriptor.
-        fd = UniqueFd(borrow_fd(desc.owner_pid, desc.owner_fd));
-        if (fd.get() < 0)
-            return sys_error(PLEXUS_ERR_UNREACH,
-                             "pidfd_getfd from pid " + std::to_string(desc.owner_pid) + " failed for", name);
-    } else if (!by_name) {
+    if (!by_name && !anonymous && open_errno != ENOENT) {
+        errno = open_errno;
         return sys_error(PLEXUS_ERR_UNREACH, "cannot open shared memory", name);
+    }
+    if (!by_name) {
+        // Anonymous, or unlinked once the owner's peers had attached: borrow its descriptor,
+        // else (a named one) ask the owner for it over its socket.
+        std::string borrow_why = "the descriptor gives no owner descriptor";
+        if (desc.owner_fd >= 0) {
+            fd = UniqueFd(borrow_fd(desc.owner_pid, desc.owner_fd));
+            if (fd.get() < 0)
+                borrow_why = "pidfd_getfd from pid " + std::to_string(desc.owner_pid) + ": " + std::strerror(errno);
+        }
+        std::string ask_why;
+        if (fd.get() < 0 && !anonymous) fd = UniqueFd(request_fd(desc.owner_pid, desc.tag, kRequestLimitMs, &ask_why));
+        if (fd.get() < 0)
+            return Status::error(PLEXUS_ERR_UNREACH, "cannot reach " + name + ": " + borrow_why +
+                                                         (anonymous ? "" : "; the name is gone and " + ask_why));
     }
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return sys_error(PLEXUS_ERROR, "cannot stat", name);
@@ -184,6 +205,11 @@ Status ShmSegment::attach(const plexus_shm_desc_t &desc, ShmSegment *out) {
     }
     *out = std::move(seg);
     return Status::ok();
+}
+
+void ShmSegment::stop_offering() {
+    if (offered_) withdraw_fd(tag());
+    offered_ = false;
 }
 
 void ShmSegment::unlink() {

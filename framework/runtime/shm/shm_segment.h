@@ -5,7 +5,8 @@
 // POSIX object (0600, O_EXCL) whose name goes as soon as every expected local peer has it mapped:
 // the last of them removes it (its count is in the segment's header), and the owner once it sees
 // them all. The creator keeps its descriptor either way, for processes that come later (a spawned
-// job), which find no name and borrow it.
+// job), which find no name and borrow it (pidfd_getfd), or else ask for it over the creator's
+// socket (fd_server.h).
 //
 // The object starts with a header page of the core's (magic, owner, tag, the attach counter);
 // the usable bytes follow, page-aligned.
@@ -36,7 +37,10 @@ struct ShmCreateSpec {
 class ShmSegment {
 public:
     ShmSegment() = default;
-    ~ShmSegment() { unlink(); }
+    ~ShmSegment() {
+        unlink();
+        stop_offering();
+    }
     ShmSegment(ShmSegment &&other) noexcept { *this = static_cast<ShmSegment &&>(other); }
     ShmSegment &operator=(ShmSegment &&other) noexcept;
     ShmSegment(const ShmSegment &) = delete;
@@ -73,6 +77,9 @@ private:
     bool owned_ = false;
     bool anonymous_ = false;
     bool linked_ = false;  // owned: the name is ours to remove; attached: it was opened by name
+    bool offered_ = false;  // owned, named: its descriptor is served to later peers (fd_server.h)
+
+    void stop_offering();
 };
 
 }  // namespace plexus::runtime
