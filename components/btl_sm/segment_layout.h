@@ -3,7 +3,8 @@
 //
 //   header            magic, version, size, owner, the offsets below; the attach counter and
 //                     the granted-box count each on a cache line of their own
-//   directory         one entry per process that attached (slot = the attach counter's value):
+//   directory         one entry per process attached (a free slot taken by CAS, freed again
+//                     once that process ended and this one deleted it):
 //                     the core's descriptor of its own segment (plexus/shm.h); the slot is how
 //                     FIFO descriptors name segments
 //   FIFO              the MPSC receive FIFO (plexus/sdk/shm_fifo.hpp)
@@ -26,10 +27,15 @@
 namespace plexus::btl_sm {
 
 constexpr uint64_t kSegmentMagic = 0x474553534d584c50ull;  // "PLXMSSEG"
-constexpr uint32_t kSegmentVersion = 3;
+constexpr uint32_t kSegmentVersion = 4;  // 4: directory slots taken by CAS and given back
+
+// DirEntry::ready: free (0), taken by an attacher writing the entry, ready to be read.
+constexpr uint32_t kDirFree = 0;
+constexpr uint32_t kDirReady = 1;
+constexpr uint32_t kDirClaimed = 2;
 
 struct DirEntry {
-    uint32_t ready;  // 1 once the rest is written (release)
+    uint32_t ready;  // kDirReady once the rest is written (release); kDirFree again once its process ended
     uint32_t reserved;
     plexus_shm_desc_t segment;  // the attacher's own segment, for attaching back
     uint8_t pad[8];
@@ -48,7 +54,7 @@ struct SegmentHeader {
     uint32_t eager_off, eager_count, eager_stride;
     uint32_t max_off, max_count, max_stride;
     uint32_t box_off, box_count, box_stride, box_ring;
-    alignas(kCacheLine) uint32_t attached;  // processes that attached (fetch_add: their slot)
+    alignas(kCacheLine) uint32_t attached;  // attaches ever made (diagnostics)
     alignas(kCacheLine) uint32_t boxes_granted;  // written by the owner, peeked at by senders
 };
 

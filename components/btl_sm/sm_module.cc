@@ -226,15 +226,24 @@ std::unique_ptr<Endpoint> SmModule::attach(const plexus_shm_desc_t &where, std::
     }
     auto *h = reinterpret_cast<SegmentHeader *>(ep->segment.base());
     if (!check_header(*h, ep->segment.size(), where.owner_pid, why)) return nullptr;
-    // The counter's old value is this process's slot in the directory.
-    const uint32_t slot = fetch_add_acq_rel(h->attached, 1u);
+    // A free slot of the directory, taken by CAS: the owner frees the slots of processes that
+    // ended (sm_release.cc), so a process that hosts spawned job after spawned job never runs out.
+    DirEntry *dir = directory(ep->segment.base(), *h);
+    uint32_t slot = h->dir_cap;
+    for (uint32_t s = 0; s < h->dir_cap && slot == h->dir_cap; ++s) {
+        uint32_t expected = 0;
+        while (load_relaxed(dir[s].ready) == 0 && slot == h->dir_cap)
+            if (cas_weak_relaxed(dir[s].ready, &expected, kDirClaimed)) slot = s;
+            else expected = 0;
+    }
     if (slot >= h->dir_cap) {
         *why = "its directory is full (" + std::to_string(h->dir_cap) + " processes attached)";
         return nullptr;
     }
+    fetch_add_acq_rel(h->attached, 1u);  // attaches ever made, for diagnostics
     DirEntry &d = directory(ep->segment.base(), *h)[slot];
     d.segment = segment_desc_;
-    store_release(d.ready, 1u);
+    store_release(d.ready, kDirReady);
     ep->header = h;
     ep->fifo = FifoProducer(ep->segment.base() + h->fifo_off);
     ep->slot_at_peer = slot;
@@ -254,7 +263,7 @@ Endpoint *SmModule::find_by_segment(uint64_t tag) const {
 Endpoint *SmModule::resolve_slot(uint32_t slot) {
     if (slot >= by_slot_.size()) return nullptr;
     DirEntry &d = directory(segment_.base(), *header_)[slot];
-    if (!load_acquire(d.ready)) return nullptr;
+    if (load_acquire(d.ready) != kDirReady) return nullptr;
     plexus_shm_desc_t where;
     std::memcpy(&where, &d.segment, sizeof where);  // once: the sender may be writing nonsense
     Endpoint *ep = find_by_segment(where.tag);
@@ -288,10 +297,12 @@ Endpoint *SmModule::add_one(const plexus_btl_proc_t &proc) {
     const std::string nspace = proc.nspace ? proc.nspace : nspace_;
     if (nspace == nspace_ && proc.rank == rank_) return nullptr;  // btl_self's
     if (auto it = by_proc_.find({nspace, proc.rank}); it != by_proc_.end()) {
-        it->second->upper_id = proc.id;
-        if (it->second->deleted) it->second->out.no_auto = false;  // back again
-        it->second->deleted = false;
-        return it->second;
+        Endpoint *ep = it->second;
+        ep->upper_id = proc.id;
+        if (ep->deleted) ep->out.no_auto = false;  // back again
+        ep->deleted = false;
+        released_.erase(std::remove(released_.begin(), released_.end(), ep), released_.end());
+        return ep;
     }
     const void *data = nullptr;
     size_t len = 0;
@@ -352,10 +363,13 @@ int SmModule::del_procs(size_t n, plexus_btl_endpoint_t *const *eps) {
         // says DROP (its own del_procs): until then it may still write, and those bytes must
         // not land in a box meanwhile granted to somebody else.
         fast_channel(ep, PLEXUS_BTL_FAST_DROP);
-        // The mapping stays until close: fragments of the peer may still sit in the FIFO.
+        // The mapping stays until the peer's process has ended (sm_release.cc): fragments of
+        // the peer may still sit in the FIFO.
         ep->deleted = true;
         ep->deferred.clear();
+        if (std::find(released_.begin(), released_.end(), ep) == released_.end()) released_.push_back(ep);
     }
+    update_housekeeping();
     return PLEXUS_SUCCESS;
 }
 

@@ -78,6 +78,10 @@ public:
     size_t fragments_in_flight() const;
     // Times a stall of the receivers lowered rdma_threshold (sm_stall.cc; diagnostics and tests).
     uint64_t stall_switches() const { return stall_switches_; }
+    // Peers whose segment this process still maps, and deleted peers whose process ended and
+    // whose slot and mapping were given back (sm_release.cc; diagnostics and tests).
+    size_t mapped_peers() const;
+    uint64_t peers_released() const { return peers_released_; }
 
     // Fast boxes in use, then the FIFO head, then (rarely) housekeeping; never blocks.
     int progress();
@@ -121,6 +125,11 @@ private:
     void on_grant(Endpoint *ep, const BoxGrant &g);
     void take_back_box(Endpoint *ep, uint32_t index);
     void update_housekeeping();
+    // sm_release.cc: deleted peers (del_procs) whose process has ended give back their slot in
+    // this segment's directory, the fast box granted to them and the mapping of their segment,
+    // so that a process that spawns and disconnects jobs for ever keeps neither.
+    int release_ended_peers();
+    void release(Endpoint *ep);
 
     Endpoint *resolve_slot(uint32_t slot);
     Endpoint *find_by_segment(uint64_t tag) const;
@@ -175,6 +184,9 @@ private:
     std::vector<uint32_t> free_boxes_;
     uint32_t boxes_granted_ = 0;
     std::deque<QueuedControl> control_queue_;
+    std::vector<Endpoint *> released_;  // deleted, their process perhaps still running
+    int64_t next_release_check_ns_ = 0;
+    uint64_t peers_released_ = 0;
     bool deferred_ready_ = false;
     bool unhandled_warned_[PLEXUS_BTL_TAG_COUNT] = {};
 };

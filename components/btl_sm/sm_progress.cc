@@ -199,6 +199,7 @@ int SmModule::housekeep() {
         control_queue_.pop_front();
         ++events;
     }
+    events += release_ended_peers();
     if (deferred_ready_) {
         deferred_ready_ = false;
         for (const auto &ep : endpoints_) {
@@ -215,7 +216,7 @@ int SmModule::housekeep() {
 }
 
 void SmModule::update_housekeeping() {
-    housekeeping_ = segment_.named() || !control_queue_.empty() || deferred_ready_;
+    housekeeping_ = segment_.named() || !control_queue_.empty() || deferred_ready_ || !released_.empty();
 }
 
 }  // namespace plexus::btl_sm

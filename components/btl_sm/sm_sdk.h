@@ -11,6 +11,7 @@
 namespace plexus::btl_sm {
 
 using sdk::align_up;
+using sdk::cas_weak_relaxed;
 using sdk::decode;
 using sdk::encode;
 using sdk::fetch_add_acq_rel;

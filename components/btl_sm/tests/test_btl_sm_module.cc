@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdarg>
@@ -849,6 +850,155 @@ TEST_F(SmModuleTest, DeletedPeersDropMessagesAndGiveBoxesBack) {
 
 // A process of a later job (spawned) meets segments whose names are gone: it borrows the
 // owners' descriptors (pidfd_getfd) and both sides talk as usual.
+// Two jobs of two ranks each (a parent and its spawned job, or two connected jobs) that learn of
+// each other after both opened: add_procs of the other namespace attaches its segments, and
+// messages go both ways, first by the FIFO, then by fast boxes granted across the jobs.
+TEST_F(SmModuleTest, TwoJobsOfTwoRanksReachEachOther) {
+    open_job(2);
+    g_nspace = "otherjob";
+    for (uint32_t r = 0; r < 2; ++r) {
+        g_rank = r;
+        Rank rk;
+        rk.module = std::make_unique<SmModule>(&kHost, nullptr, SmParams{});
+        plexus_reason_t why{};
+        ASSERT_EQ(rk.module->open(&why), PLEXUS_SUCCESS) << why.text;
+        ranks.push_back(std::move(rk));
+    }
+    for (uint32_t r = 2; r < 4; ++r) ranks[r].module->register_recv(kTag, Inbox::on_message, &ranks[r].inbox);
+    // Everyone names all four (ids 100 + index); the core's add_procs of another namespace.
+    const plexus_btl_proc_t all[4] = {{100, 0, "testjob"}, {101, 1, "testjob"}, {102, 0, "otherjob"}, {103, 1, "otherjob"}};
+    for (uint32_t r = 0; r < 4; ++r) {
+        g_nspace = r < 2 ? "testjob" : "otherjob";
+        ranks[r].eps.assign(4, nullptr);
+        ASSERT_EQ(ranks[r].module->add_procs(4, all, ranks[r].eps.data()), PLEXUS_SUCCESS);
+        for (uint32_t p = 0; p < 4; ++p) EXPECT_EQ(ranks[r].eps[p] == nullptr, r == p) << r << "->" << p;
+    }
+    const int kMessages = 40;  // past the fast-box threshold (8)
+    for (int i = 0; i < kMessages; ++i) {
+        ASSERT_EQ(send(0, 3, "a0-b1 " + std::to_string(i)), PLEXUS_SUCCESS);
+        ASSERT_EQ(send(2, 1, "b0-a1 " + std::to_string(i)), PLEXUS_SUCCESS);
+        settle();
+    }
+    ASSERT_EQ(ranks[3].inbox.got.size(), size_t{kMessages});
+    ASSERT_EQ(ranks[1].inbox.got.size(), size_t{kMessages});
+    for (int i = 0; i < kMessages; ++i) {
+        EXPECT_EQ(ranks[3].inbox.got[i].bytes, "a0-b1 " + std::to_string(i));
+        EXPECT_EQ(ranks[3].inbox.got[i].src, 100u);
+        EXPECT_EQ(ranks[1].inbox.got[i].bytes, "b0-a1 " + std::to_string(i));
+        EXPECT_EQ(ranks[1].inbox.got[i].src, 102u);
+    }
+    EXPECT_GT(stats(0).fast_sends, 0u) << "no fast box across the jobs";
+    EXPECT_GT(stats(2).fast_sends, 0u) << "no fast box across the jobs";
+}
+
+namespace {
+
+bool write_all(int fd, const void *data, size_t len) {
+    const auto *p = static_cast<const uint8_t *>(data);
+    while (len) {
+        ssize_t n = ::write(fd, p, len);
+        if (n <= 0) return false;
+        p += n;
+        len -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
+bool read_all(int fd, void *data, size_t len) {
+    auto *p = static_cast<uint8_t *>(data);
+    while (len) {
+        ssize_t n = ::read(fd, p, len);
+        if (n <= 0) return false;
+        p += n;
+        len -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
+// A spawned job of one process (forked): opens sm, hands its card to the parent through a pipe,
+// attaches rank 0 of testjob, sends "up", waits for "down", deletes the parent and ends.
+[[noreturn]] void child_job(const std::string &nspace, int card_out) {
+    g_nspace = nspace;
+    g_rank = 0;
+    g_local_size = 1;
+    SmModule m(&kHost, nullptr, SmParams{});
+    plexus_reason_t why{};
+    if (m.open(&why) != PLEXUS_SUCCESS) ::_exit(10);
+    const auto &card = g_cards[{nspace, 0}];
+    const uint32_t len = static_cast<uint32_t>(card.size());
+    if (!write_all(card_out, &len, sizeof len) || !write_all(card_out, card.data(), len)) ::_exit(11);
+    Inbox inbox;
+    m.register_recv(kTag, Inbox::on_message, &inbox);
+    const plexus_btl_proc_t parent{7, 0, "testjob"};
+    plexus_btl_endpoint_t *ep = nullptr;
+    if (m.add_procs(1, &parent, &ep) != PLEXUS_SUCCESS || !ep) ::_exit(12);
+    if (m.send(reinterpret_cast<Endpoint *>(ep), kTag, "up", 2, nullptr, 0) != PLEXUS_SUCCESS) ::_exit(13);
+    for (int i = 0; i < 20000 && inbox.got.empty(); ++i) {
+        m.progress();
+        ::usleep(100);
+    }
+    if (inbox.got.size() != 1 || inbox.got[0].bytes != "down") ::_exit(14);
+    m.del_procs(1, &ep);
+    ::_exit(0);  // as a process ends: nothing of the parent's (copied by fork) is torn down
+}
+
+}  // namespace
+
+// Spawned job after spawned job, each a process of its own that attaches to rank 0, talks both
+// ways, ends and is deleted: more of them than rank 0's directory has spare slots (64) reach
+// it, since the slot of each ended child is free again, and rank 0 keeps no ended child's
+// segment mapped.
+TEST_F(SmModuleTest, EndedJobsGiveTheirSlotAndMappingBack) {
+    open_job(2);
+    settle();
+    const int kChildren = 80;
+    for (int i = 0; i < kChildren; ++i) {
+        const std::string nspace = "child" + std::to_string(i);
+        int pipe_fds[2];
+        ASSERT_EQ(::pipe(pipe_fds), 0);
+        const pid_t pid = ::fork();
+        ASSERT_GE(pid, 0);
+        if (pid == 0) {
+            ::close(pipe_fds[0]);
+            child_job(nspace, pipe_fds[1]);
+        }
+        ::close(pipe_fds[1]);
+        uint32_t len = 0;
+        std::vector<uint8_t> card;
+        bool got = read_all(pipe_fds[0], &len, sizeof len) && len < 4096;
+        if (got) {
+            card.resize(len);
+            got = read_all(pipe_fds[0], card.data(), len);
+        }
+        ::close(pipe_fds[0]);
+        if (!got) ::waitpid(pid, nullptr, 0);
+        ASSERT_TRUE(got) << "child " << i << " sent no card";
+        g_cards[{nspace, 0}] = card;
+        const plexus_btl_proc_t child{static_cast<uint32_t>(300 + i), 0, nspace.c_str()};
+        plexus_btl_endpoint_t *ep = nullptr;
+        ASSERT_EQ(ranks[0].module->add_procs(1, &child, &ep), PLEXUS_SUCCESS);
+        ASSERT_NE(ep, nullptr) << "child " << i << " is on this node but was not reached";
+        ASSERT_EQ(ranks[0].module->send(reinterpret_cast<Endpoint *>(ep), kTag, "down", 4, nullptr, 0), PLEXUS_SUCCESS);
+        for (int t = 0; t < 20000 && ranks[0].inbox.got.size() < size_t(i + 1); ++t) {
+            ranks[0].module->progress();
+            ::usleep(100);
+        }
+        int status = 0;
+        ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+        ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child " << i << " status " << status;
+        ASSERT_EQ(ranks[0].inbox.got.size(), size_t(i + 1));
+        EXPECT_EQ(ranks[0].inbox.got[i].bytes, "up");
+        EXPECT_EQ(ranks[0].inbox.got[i].src, static_cast<uint32_t>(300 + i));
+        ASSERT_EQ(ranks[0].module->del_procs(1, &ep), PLEXUS_SUCCESS);
+        for (int t = 0; t < 5000 && ranks[0].module->peers_released() < uint64_t(i + 1); ++t) {
+            ranks[0].module->progress();
+            ::usleep(1000);
+        }
+        ASSERT_EQ(ranks[0].module->peers_released(), uint64_t(i + 1)) << "child " << i << " was not given back";
+    }
+    EXPECT_EQ(ranks[0].module->mapped_peers(), 1u) << "only rank 1's segment should stay mapped";
+}
+
 TEST_F(SmModuleTest, LaterJobReachesUnlinkedSegments) {
     open_job(2);
     settle();
