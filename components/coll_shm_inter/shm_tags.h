@@ -1,0 +1,28 @@
+// coll_shm_inter's point-to-point tags (0 .. PLEXUS_COLL_TAG_MAX, the collective tag space):
+// the setup of a node group, the node leaders' level, and the inter-communicator exchanges.
+// Setup and leader messages travel on the intra-communicator being set up or served; the
+// inter-communicator ones on the inter-communicator.
+#pragma once
+
+namespace plexus::coll_shm_inter {
+
+enum Tag : int {
+    kTagSetupRecord = 900,   // every process's record to rank 0, and all of them back
+    kTagSetupDesc = 901,     // a node leader's segment descriptor to its node
+    kTagSetupVote = 902,     // whether the segment is mapped here
+    kTagSetupVerdict = 903,  // everyone's verdict
+    kTagLeaderBarrier = 910,
+    kTagLeaderBcast = 911,
+    kTagLeaderReduce = 912,
+    kTagRootToLeader = 913,
+    kTagInterBarrier = 920,
+    kTagInterBcast = 921,
+    kTagInterReduce = 922,
+    kTagInterAllreduce = 923,
+    kTagInterGather = 924,
+    kTagInterScatter = 925,
+    kTagInterAllgather = 926,
+    kTagInterReduceScatter = 927,
+};
+
+}  // namespace plexus::coll_shm_inter
