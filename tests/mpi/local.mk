@@ -108,6 +108,7 @@ include tests/mpi/datatypes.mk
 include tests/mpi/comms.mk
 include tests/mpi/attrs.mk
 include tests/mpi/colls.mk
+include tests/mpi/coll_shm_inter.mk
 include tests/mpi/mpi22_calls.mk
 include tests/mpi/requests.mk
 include tests/pmpi/local.mk

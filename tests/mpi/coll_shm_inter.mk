@@ -1,0 +1,26 @@
+# MPI programs and runs of coll_shm_inter (components/coll_shm_inter/README.md, "Tests"): the
+# collective suites of coll_basic run again with coll_shm_inter ahead of it (its size table, then
+# forced for every size, on fake nodes for the two-level paths), its decline, and a rank dying in
+# a shared-memory barrier. Included by tests/mpi/local.mk.
+check_PROGRAMS += tests/mpi/coll_shm_inter_death
+
+tests_mpi_coll_shm_inter_death_SOURCES = tests/mpi/coll_shm_inter_death.c
+tests_mpi_coll_shm_inter_death_CPPFLAGS = $(mpi_test_includes)
+tests_mpi_coll_shm_inter_death_LDADD = $(mpi_test_libs)
+tests_mpi_coll_shm_inter_death_LDFLAGS = $(mpi_test_link_flags)
+
+mpi_runs_extra += tests/mpi/default/coll_shm_intra.sh tests/mpi/default/coll_shm_intra_2.sh \
+	tests/mpi/default/coll_shm_intra_forced.sh tests/mpi/default/coll_shm_intra_forced_3.sh \
+	tests/mpi/default/coll_shm_intra_nodes.sh tests/mpi/default/coll_shm_inter.sh \
+	tests/mpi/default/coll_shm_inter_forced.sh tests/mpi/default/coll_shm_inter_forced_3.sh \
+	tests/mpi/default/coll_shm_inter_nodes.sh tests/mpi/default/coll_shm_zero_size.sh \
+	tests/mpi/default/coll_shm_errors.sh tests/mpi/default/coll_shm_decline.sh \
+	tests/mpi/default/comm_shm_inter.sh tests/mpi/default/coll_shm_inter_death.sh
+
+EXTRA_DIST += tests/mpi/cases/coll_shm_intra.case tests/mpi/cases/coll_shm_intra_2.case \
+	tests/mpi/cases/coll_shm_intra_forced.case tests/mpi/cases/coll_shm_intra_forced_3.case \
+	tests/mpi/cases/coll_shm_intra_nodes.case tests/mpi/cases/coll_shm_inter.case \
+	tests/mpi/cases/coll_shm_inter_forced.case tests/mpi/cases/coll_shm_inter_forced_3.case \
+	tests/mpi/cases/coll_shm_inter_nodes.case tests/mpi/cases/coll_shm_zero_size.case \
+	tests/mpi/cases/coll_shm_errors.case tests/mpi/cases/coll_shm_decline.case \
+	tests/mpi/cases/comm_shm_inter.case tests/mpi/cases/coll_shm_inter_death.case
