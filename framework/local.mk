@@ -73,6 +73,7 @@ framework_libplexus_la_SOURCES += \
 	framework/runtime/shm/segment_name.h framework/runtime/shm/segment_name.cc \
 	framework/runtime/shm/shm_segment.h framework/runtime/shm/shm_segment.cc \
 	framework/runtime/shm/single_copy.h framework/runtime/shm/single_copy.cc \
+	framework/runtime/shm/peer_mapping.h framework/runtime/shm/peer_mapping.cc \
 	framework/runtime/shm/shm_services.h framework/runtime/shm/shm_services.cc
 plexusinclude_HEADERS += framework/include/plexus/shm.h
 plexusshmsdkdir = $(includedir)/plexus/sdk

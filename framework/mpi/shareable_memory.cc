@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "runtime/shm/fd_borrow.h"
 #include "runtime/shm/mapping.h"
 #include "runtime/unique_fd.h"
 
@@ -73,6 +74,9 @@ ShareableMemory::Segment *ShareableMemory::add_segment(size_t at_least, std::str
         *why = errno_text("memfd_create", errno);
         return nullptr;
     }
+    // Peers map these pages by borrowing the descriptor (shm peer_map), which Yama's
+    // ptrace_scope=1 refuses to siblings unless this process allows it.
+    runtime::allow_node_peers();
     // A process limited in address space (ulimit -v) may not map the full span: then exactly
     // what this request needs.
     for (size_t span : {std::max(span_, at_least), at_least}) {

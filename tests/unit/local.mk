@@ -53,7 +53,7 @@ noinst_HEADERS += tests/unit/dgram_test_support.h tests/unit/dgram_reliable_supp
 if HAVE_GTEST
 shm_unit_tests = \
 	tests/unit/test_runtime_shm_segment tests/unit/test_runtime_shm_single_copy \
-	tests/unit/test_host_api_shm tests/unit/test_sdk_shm_fifo
+	tests/unit/test_host_api_shm tests/unit/test_sdk_shm_fifo tests/unit/test_host_api_shm_peer_map
 check_PROGRAMS += $(shm_unit_tests)
 TESTS += $(shm_unit_tests)
 endif

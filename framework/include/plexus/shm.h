@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define PLEXUS_SHM_MAJOR 1
-#define PLEXUS_SHM_MINOR 0
+#define PLEXUS_SHM_MINOR 1 /* 1.1: peer_map, peer_unmap */
 
 /* A segment this process created or attached; opaque. */
 typedef struct plexus_shm_segment plexus_shm_segment_t;
@@ -74,6 +74,9 @@ typedef struct plexus_shm_segment_info {
     uint32_t reserved0;
     char name[PLEXUS_SHM_NAME_MAX];
 } plexus_shm_segment_info_t;
+
+/* Part of a file another process of the node holds open (1.1), mapped here; opaque. */
+typedef struct plexus_shm_peer_map plexus_shm_peer_map_t;
 
 /* Local bytes, and bytes in the other process (its addresses, never dereferenced here). */
 typedef struct plexus_shm_iovec {
@@ -126,6 +129,19 @@ struct plexus_shm_services {
      * PLEXUS_ERR_BAD_PARAM (bad lists, or an address not mapped there), with *why. */
     int (*single_copy)(int32_t pid, const plexus_shm_iovec_t *local, size_t nlocal,
                        const plexus_shm_remote_iovec_t *remote, size_t nremote, int write, plexus_reason_t *why);
+
+    /* ---- 1.1 (check struct_size or minor) ---- */
+    /* Maps bytes [offset, offset + len) of the file behind descriptor fd of local process pid
+     * (memory a peer published by fd and offset, such as MPI_Alloc_mem's memfds: the osc
+     * services' mem_range), read-write and shared, through a duplicate borrowed by pidfd_getfd
+     * and closed again at once: the mapping alone keeps the pages, so nothing outlives the last
+     * process using them. *addr is the byte at offset. len > 0. PLEXUS_SUCCESS; UNREACH (the
+     * descriptor cannot be borrowed: no pidfd_getfd, not permitted, no such process or fd),
+     * BAD_PARAM (the range is not inside the file), with *why. */
+    int (*peer_map)(int32_t pid, int32_t fd, uint64_t offset, uint64_t len, plexus_shm_peer_map_t **out,
+                    void **addr, plexus_reason_t *why);
+    /* Unmaps and frees a handle of peer_map. */
+    int (*peer_unmap)(plexus_shm_peer_map_t *map);
 };
 
 #ifdef __cplusplus

@@ -6,12 +6,17 @@
 
 #include "runtime/runtime.h"
 #include "runtime/shm/fd_borrow.h"
+#include "runtime/shm/peer_mapping.h"
 #include "runtime/shm/shm_segment.h"
 #include "runtime/shm/single_copy.h"
 
 // The opaque handle of plexus/shm.h.
 struct plexus_shm_segment {
     plexus::runtime::ShmSegment seg;
+};
+
+struct plexus_shm_peer_map {
+    plexus::runtime::PeerMapping map;
 };
 
 namespace plexus::runtime {
@@ -146,6 +151,23 @@ int copy(int32_t pid, const plexus_shm_iovec_t *local, size_t nlocal, const plex
     return PLEXUS_SUCCESS;
 }
 
+int peer_map(int32_t pid, int32_t fd, uint64_t offset, uint64_t len, plexus_shm_peer_map_t **out, void **addr,
+             plexus_reason_t *why) {
+    if (!out || !addr) return fail(why, PLEXUS_ERR_BAD_PARAM, "peer_map: no out pointer");
+    *out = nullptr;
+    PeerMapping m;
+    if (Status s = PeerMapping::map(pid, fd, offset, len, &m); !s) return fail(why, s);
+    *out = new plexus_shm_peer_map{std::move(m)};
+    *addr = (*out)->map.at();
+    return PLEXUS_SUCCESS;
+}
+
+int peer_unmap(plexus_shm_peer_map_t *m) {
+    if (!m) return PLEXUS_ERR_BAD_PARAM;
+    delete m;
+    return PLEXUS_SUCCESS;
+}
+
 }  // namespace
 
 const plexus_shm_services_t kShmServices = {
@@ -153,6 +175,7 @@ const plexus_shm_services_t kShmServices = {
     fd_passing,
     segment_create, segment_attach, segment_describe, segment_info, segment_unlink, segment_detach,
     copy_available, copy_probe, copy,
+    peer_map, peer_unmap,
 };
 
 void set_shm_prefix_for_tests(const std::string &prefix) {
