@@ -1,0 +1,23 @@
+// How the synchronisation primitives wait: through a function of the host API's progress_wait
+// shape (poll a condition, backing off when idle: spin, then yield, then sleep), so that a window
+// on a node with more ranks than cores lets the process it waits for run. The module passes the
+// host's progress_wait; the tests pass their own bounded loop.
+#pragma once
+
+#include <type_traits>
+
+#include <plexus/component.h>
+
+namespace plexus::osc_sm {
+
+using WaitFn = int (*)(plexus_done_fn_t done, void *ctx, int timeout_ms);
+
+// Checks pred once, then lets wait poll it: PLEXUS_SUCCESS or wait's error (PLEXUS_ERR_TIMEOUT).
+template <class Pred>
+int wait_until(WaitFn wait, Pred &&pred, int timeout_ms = -1) {
+    if (pred()) return PLEXUS_SUCCESS;
+    using P = std::remove_reference_t<Pred>;
+    return wait([](void *c) -> int { return (*static_cast<P *>(c))() ? 1 : 0; }, &pred, timeout_ms);
+}
+
+}  // namespace plexus::osc_sm
