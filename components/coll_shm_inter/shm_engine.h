@@ -1,12 +1,16 @@
 // The shared-memory collective engine of one node group: the processes of a communicator that
 // share a node, a segment they all mapped (shm_layout.h) and a fan-in / fan-out tree over them
-// (shm_tree.h). Everything moves as packed bytes: the MPI-level functions (intra_*.cc) pack and
+// (shm_tree.h). Everything moves as packed bytes: the MPI-level functions (shm_ops.cc) pack and
 // unpack non-contiguous layouts around it.
 //
-// Every operation is a sequence of phases "write into the current set of slots, barrier, read
-// from it"; the barrier flips the set. A process writes a set again only after the next barrier,
-// which every process entered after its reads of that set: no other synchronisation is needed,
-// across calls too. Flags are generations (the barrier count), never reset.
+// Every operation is a sequence of phases, numbered alike in every process of the group; phase g
+// uses slot set g % 2. In a phase the writers write their slots and publish `posted = g`, the
+// readers wait for the writers they read, read, and publish `done = g`; a process that reads
+// nothing in the phase publishes `done` at once and leaves. Before writing a set in phase g a
+// writer waits until every process is done with phase g - 2, the set's previous use. So a Bcast
+// root, a Gather's non-roots, a Reduce's non-roots leave as soon as they have written: nobody
+// waits for a process that only reads, except to reuse its set two phases later. Flags only grow,
+// and are never reset.
 //
 // Waits go through a Waiter: the real one polls the progress engine with its back-off (more
 // processes than CPUs is normal), the unit tests' spins and yields.
@@ -19,6 +23,10 @@
 #include "shm_tree.h"
 
 namespace plexus::coll_shm_inter {
+
+// Reductions of at most this many bytes take one phase (every process that wants the result
+// combines all slots) instead of two (each combines a stripe, then the result is read).
+constexpr size_t kDirectReduceBytes = 4096;
 
 struct Waiter {
     // Returns once load_acquire(*word) >= target.
@@ -55,13 +63,13 @@ public:
         return *reinterpret_cast<Control *>(base_ + layout_.control_offset(rank));
     }
 
-    // Small groups: every process publishes its arrival and waits for everyone else's (one hop,
-    // no relay: what a group with more processes than CPUs needs). Larger: the tree's fan-in and
-    // fan-out (two traversals of log depth).
+    // Small groups: every process posts and waits for everyone's post (one hop, no relay: what a
+    // group with more processes than CPUs needs). Larger: the tree's fan-in and fan-out (two
+    // traversals of log depth).
     void barrier();
     bool flat() const { return flat_; }
-    // The fan-in half and the fan-out half of a barrier, for the two-level barrier: between
-    // them the tree's root alone runs (it talks to the other nodes).
+    // The fan-in half and the fan-out half of a tree barrier, for the two-level and the
+    // inter-communicator barriers: between them the tree's root alone runs.
     void fan_in();
     void fan_out();
 
@@ -69,8 +77,8 @@ public:
     // publishes its buffer and the others read it by single copy; otherwise in chunks.
     int bcast(void *data, size_t bytes, int root, size_t cma_from);
     // Reduction of items items of item_bytes each, in rank order (x0 op x1 op ...), so any
-    // operation works; the result lands in out at root (every process when root < 0). Each
-    // process combines a stripe of every chunk. item_bytes <= layout().chunk.
+    // operation works; the result lands in out at root (every process when root < 0).
+    // item_bytes <= layout().chunk.
     int reduce(const void *in, void *out, size_t items, size_t item_bytes, Combine combine, int root);
     // block bytes from every process into out (procs() blocks in rank order) at root (every
     // process when root < 0).
@@ -82,10 +90,19 @@ public:
     int scatterv(const void *in, const size_t *bytes, void *out, int root);
 
 private:
-    uint8_t *slot(int set, int rank) const { return base_ + layout_.slot_offset(set, rank); }
-    int current_set() const { return static_cast<int>(gen_ & 1u); }
+    uint8_t *slot(uint64_t phase, int rank) const {
+        return base_ + layout_.slot_offset(static_cast<int>(phase & 1u), rank);
+    }
     void wait(const uint64_t *word, uint64_t target) const { waiter_.wait(waiter_.ctx, word, target); }
+    uint64_t next_phase() { return ++gen_; }
+    void may_write(uint64_t phase);           // every process done with phase - 2
+    void post(uint64_t phase);
+    void done(uint64_t phase);
+    void wait_posted(int rank, uint64_t phase) const { wait(&control(rank).posted, phase); }
+    void wait_all_posted(uint64_t phase) const;
+    void wait_all_done(uint64_t phase) const;
     int bcast_by_single_copy(void *data, size_t bytes, int root);
+    int reduce_direct(const void *in, void *out, size_t items, size_t item_bytes, Combine combine, int root);
 
     uint8_t *base_;
     Layout layout_;
@@ -94,7 +111,7 @@ private:
     Waiter waiter_;
     SingleCopy copy_;
     bool flat_ = false;
-    uint64_t gen_ = 0;  // barriers so far: the same count in every process of the group
+    uint64_t gen_ = 0;  // phases so far: the same count in every process of the group
 };
 
 }  // namespace plexus::coll_shm_inter

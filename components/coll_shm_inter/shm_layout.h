@@ -17,8 +17,9 @@ constexpr int kSets = 2;
 
 // What a process writes in its control line; the others only read it.
 struct Control {
-    uint64_t arrive;     // generation of the last barrier this process (and its subtree) reached
-    uint64_t release;    // generation of the last barrier this process was let out of
+    uint64_t posted;     // the last phase whose data this process wrote (or, in a tree barrier, whose subtree arrived)
+    uint64_t done;       // the last phase this process finished reading: its set may be written again
+    uint64_t release;    // the last tree barrier this process was let out of
     uint64_t cma_addr;   // a buffer of this process others may read by single copy (0: none)
     uint64_t cma_bytes;  // its length
     int32_t pid;         // for single copy

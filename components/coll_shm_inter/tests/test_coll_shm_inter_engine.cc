@@ -172,7 +172,8 @@ TEST(ShmEngine, BcastBySingleCopyReadsTheRootsBufferOnce) {
 }
 
 TEST(ShmEngine, ReduceKeepsRankOrderAcrossChunksAndRoots) {
-    const size_t counts[] = {1, 7, 8, 9, 100};  // 8 Affine items fill a 64-byte slot
+    // 8 Affine items fill a 64-byte slot: up to 8 one barrier (direct), beyond two per chunk.
+    const size_t counts[] = {1, 7, 8, 9, 100};
     for (bool flat : {false, true})
     for (int n : {1, 2, 3, 4, 7}) {
         Group s(n);
