@@ -71,6 +71,7 @@ bench-pt2pt:
 .PHONY: bench-pt2pt
 include bench/datatype/local.mk
 include bench/coll/local.mk
+include bench/coll_inter/local.mk
 include bench/topology/local.mk
 include bench/dpm/local.mk
 

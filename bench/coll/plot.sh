@@ -9,7 +9,7 @@ data=$1 outdir=$2 colls=${3:-barrier,bcast,reduce,allreduce,allgather,alltoall}
 command -v gnuplot >/dev/null || { echo "gnuplot not installed: no plots"; exit 0; }
 mkdir -p "$outdir"
 
-label() { case $1 in plexus) echo Plexus ;; openmpi) echo "Open MPI" ;; mpich) echo MPICH ;; esac; }
+label() { case $1 in plexus) echo "Plexus (basic)" ;; shm_inter) echo "Plexus shm_inter" ;; openmpi) echo "Open MPI" ;; mpich) echo MPICH ;; esac; }
 title() {
   case $1 in
     barrier) echo "MPI_Barrier" ;;
@@ -45,7 +45,7 @@ for coll in ${colls//,/ }; do
   blocks='' script=''
   if [ "$coll" = barrier ]; then
     clauses=''
-    for impl in plexus openmpi mpich; do
+    for impl in plexus shm_inter openmpi mpich; do
       series "barrier_$impl" "\$1 == \"barrier\" && \$3 == \"$impl\"" 2 "$impl"
     done
     script="set terminal pngcairo size 800,500 noenhanced
@@ -71,7 +71,7 @@ set grid; set key below
 "
     for n in $rank_counts; do
       clauses=''
-      for impl in plexus openmpi mpich; do
+      for impl in plexus shm_inter openmpi mpich; do
         series "${coll}_${n}_$impl" "\$1 == \"$coll\" && \$2 == $n && \$3 == \"$impl\"" 4 "$impl"
       done
       if [ "$n" -le "$cores" ]; then what="$n ranks, one per core"; else what="$n ranks on $cores cores, not bound"; fi

@@ -37,8 +37,8 @@ function best_other(c, n, size,    o, m) {
     return o + 0 < m + 0 ? o : m
 }
 
-function ratio(c, n, size,    p, b) {
-    p = value(c, n, "plexus", size); b = best_other(c, n, size)
+function ratio(c, n, size, impl,    p, b) {
+    p = value(c, n, impl ? impl : "plexus", size); b = best_other(c, n, size)
     if (!numeric(p) || b == "" || b + 0 == 0) return "-"
     return sprintf("%.2f", p / b)
 }
@@ -50,16 +50,28 @@ function cell(c, n, impl, size,    x) {
     return x
 }
 
+# With a shm_inter column (Plexus with coll_shm_inter first; the Plexus column is coll_basic
+# alone), its value and its ratio to the better of Open MPI and MPICH follow the others.
 function table(c,    i, n, size, w) {
     w = 24
     printf "\n%s, us per call (lower is better; Plexus/best < 1: Plexus is faster)\n", title[c]
-    printf "%5s %6s %*s %*s %*s %11s\n", "ranks", "size", w, "Plexus", w, "Open MPI", w, "MPICH",
+    printf "%5s %6s %*s %*s %*s %11s", "ranks", "size", w, "Plexus", w, "Open MPI", w, "MPICH",
         "Plexus/best"
+    if (has_shm) printf " %*s %9s", w, "Plexus shm_inter", "shm/best"
+    printf "\n"
     for (i = 1; i <= nkeys[c]; i++) {
         split(key_at[c, i], f, SUBSEP); n = f[1]; size = f[2]
-        printf "%5s %6s %*s %*s %*s %11s\n", n, c == "barrier" ? "-" : human(size),
+        printf "%5s %6s %*s %*s %*s %11s", n, c == "barrier" ? "-" : human(size),
             w, cell(c, n, "plexus", size), w, cell(c, n, "openmpi", size),
             w, cell(c, n, "mpich", size), ratio(c, n, size)
+        if (has_shm) {
+            printf " %*s %9s", w, cell(c, n, "shm_inter", size), ratio(c, n, size, "shm_inter")
+            if (ratio(c, n, size, "shm_inter") != "-") {
+                shm_compared[c]++; shm_compared_all++
+                if (ratio(c, n, size, "shm_inter") + 0 <= 1) { shm_won[c]++; shm_won_all++ }
+            }
+        }
+        printf "\n"
         if (ratio(c, n, size) != "-") {
             compared[c]++; compared_all++
             if (ratio(c, n, size) + 0 <= 1) { won[c]++; won_all++ }
@@ -91,6 +103,7 @@ BEGIN {
 {
     c = $1; n = $2; impl = $3; size = $4
     ran[c, n, impl] = 1
+    if (impl == "shm_inter") has_shm = 1
     v[c, n, impl, size] = $5
     if (NF >= 8) { lo[c, n, impl, size] = $6; hi[c, n, impl, size] = $7 }
     if (!((c, n, size) in seen)) {
@@ -135,4 +148,10 @@ END {
         if (compared[colls[k]])
             printf "  %-10s %d of %d\n", colls[k], won[colls[k]], compared[colls[k]]
     if (compared_all) printf "  %-10s %d of %d\n", "all", won_all, compared_all
+    if (!has_shm) exit
+    printf "\nRows where Plexus shm_inter is at least as fast as the better of Open MPI and MPICH:\n"
+    for (k = 1; k <= ncolls; k++)
+        if (shm_compared[colls[k]])
+            printf "  %-10s %d of %d\n", colls[k], shm_won[colls[k]], shm_compared[colls[k]]
+    if (shm_compared_all) printf "  %-10s %d of %d\n", "all", shm_won_all, shm_compared_all
 }

@@ -7,19 +7,23 @@
 # with Plexus / best-other ratios. See bench/coll/README.md. --mode osu times every point the
 # way osu_bcast does instead (coll_bench --mode osu; Bcast by default, 1 KB to 4 MB).
 #
-# usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--mode batches|osu] [--impl plexus,openmpi,mpich]
+# The shm_inter column is Plexus again with coll_shm_inter ahead of coll_basic (--mca coll
+# shm_inter,basic, the same binary); the Plexus column is coll_basic alone (--mca coll basic),
+# what every earlier table of this README measured.
+#
+# usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--mode batches|osu] [--impl plexus,shm_inter,openmpi,mpich]
 #               [--ranks 2,4,8] [--colls LIST] [--repeat N] [--timeout SECONDS]
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
-usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--mode batches|osu] [--impl plexus,openmpi,mpich] [--ranks 2,4,8] [--colls LIST] [--repeat N] [--timeout SECONDS]"
+usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--mode batches|osu] [--impl plexus,shm_inter,openmpi,mpich] [--ranks 2,4,8] [--colls LIST] [--repeat N] [--timeout SECONDS]"
 [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "run.sh: build directory '$1' does not exist" >&2; exit 2; }
 results=$2
 shift 2
 all_colls=barrier,bcast,reduce,allreduce,allgather,alltoall
-quick=0 mode=batches impls=plexus,openmpi,mpich ranks=2,4,8 colls='' repeat='' run_timeout=''
+quick=0 mode=batches impls=plexus,shm_inter,openmpi,mpich ranks=2,4,8 colls='' repeat='' run_timeout=''
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
@@ -42,6 +46,33 @@ fi
 # (they need $work, made below, only when called)
 # shellcheck source=../lib/common.sh
 . "$here/../lib/common.sh"
+# shm_inter: a fourth column made of Plexus's compiler and launcher with coll_shm_inter first;
+# the Plexus column pins coll_basic. The shared helpers are wrapped, not changed.
+eval "common_$(declare -f label)"
+eval "common_$(declare -f check_impls)"
+eval "common_$(declare -f find_compiler)"
+eval "common_$(declare -f set_launcher)"
+eval "common_$(declare -f launch_flags)"
+label() { if [ "$1" = shm_inter ]; then echo "Plexus shm_inter"; else common_label "$1"; fi; }
+check_impls() { common_check_impls "$(echo ",$1," | sed 's/,shm_inter,/,/g; s/^,*//; s/,*$//')"; }
+find_compiler() {
+  if [ "$1" != shm_inter ]; then common_find_compiler "$1"; return; fi
+  common_find_compiler plexus
+  cc_pre[shm_inter]=${cc_pre[plexus]:-} cc_post[shm_inter]=${cc_post[plexus]:-}
+  [ -z "${skipped[plexus]:-}" ] || skipped[shm_inter]=${skipped[plexus]}
+}
+coll_mca() { case $1 in plexus) echo "--mca coll basic" ;; shm_inter) echo "--mca coll shm_inter,basic" ;; esac; }
+set_launcher() {
+  if [ "$1" = shm_inter ]; then common_set_launcher plexus "$2"; else common_set_launcher "$1" "$2"; fi
+  # shellcheck disable=SC2206  # two words on purpose
+  launcher+=($(coll_mca "$1"))
+}
+launch_flags() {
+  local extra
+  extra=$(coll_mca "$1")
+  if [ "$1" = shm_inter ]; then echo "$(common_launch_flags plexus) $extra"
+  else echo "$(common_launch_flags "$1")${extra:+ $extra}"; fi
+}
 check_impls "$impls"
 for n in ${ranks//,/ }; do
   case $n in ''|*[!0-9]*|0|1) echo "run.sh: --ranks: '$n' is not a rank count of 2 or more" >&2; exit 2 ;; esac

@@ -1,0 +1,175 @@
+/* Inter-communicator collective latency, the paper's experiment (issue 21; seed 000, section
+ * 7.6) on static inter-communicators: MPI_COMM_WORLD split into group A = world ranks [0, a) and
+ * group B = [a, n), joined by MPI_Intercomm_create. For each collective and size: one checked
+ * call, warm-up calls, then timed calls, each between (untimed) inter-communicator barriers as
+ * the paper times Reduce, and the maximum over all ranks of the mean time per call.
+ *
+ * Collectives: bcast and reduce rooted at rank 0 of A (MPI_ROOT there, MPI_PROC_NULL for the
+ * rest of A, root 0 in B); allreduce (MPI_FLOAT, MPI_SUM); allgather and alltoall (size: bytes
+ * per block); barrier (back to back).
+ *
+ * Output on world rank 0: "COLL SIZE max_us min_us iterations" per point, flushed at once.
+ *
+ *   coll_inter_bench --a A [--colls LIST] [--sizes LIST] [--seconds S] */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    MPI_Comm inter;
+    int in_a, lr, ln, rn;
+} ictx;
+
+static int has(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)); p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == 0)) return 1;
+    return 0;
+}
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "coll_inter_bench: %s\n", what);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/* One call of coll on size bytes; buffers big enough for every collective. */
+static void run_one(const char *coll, const ictx *c, long size, char *sbuf, char *rbuf)
+{
+    int count = (int)size;
+    if (strcmp(coll, "barrier") == 0) {
+        MPI_Barrier(c->inter);
+    } else if (strcmp(coll, "bcast") == 0) {
+        int root = c->in_a ? (c->lr == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+        MPI_Bcast(sbuf, count, MPI_CHAR, root, c->inter);
+    } else if (strcmp(coll, "reduce") == 0) {
+        int root = c->in_a ? (c->lr == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+        MPI_Reduce(sbuf, rbuf, count / 4 > 0 ? count / 4 : 1, MPI_FLOAT, MPI_SUM, root, c->inter);
+    } else if (strcmp(coll, "allreduce") == 0) {
+        MPI_Allreduce(sbuf, rbuf, count / 4 > 0 ? count / 4 : 1, MPI_FLOAT, MPI_SUM, c->inter);
+    } else if (strcmp(coll, "allgather") == 0) {
+        MPI_Allgather(sbuf, count, MPI_CHAR, rbuf, count, MPI_CHAR, c->inter);
+    } else if (strcmp(coll, "alltoall") == 0) {
+        MPI_Alltoall(sbuf, count, MPI_CHAR, rbuf, count, MPI_CHAR, c->inter);
+    }
+}
+
+/* The first call's result, so that a broken implementation is not timed. */
+static void check(const char *coll, const ictx *c, long size, char *sbuf, char *rbuf)
+{
+    if (strcmp(coll, "bcast") == 0 && !c->in_a && size > 0) {
+        for (long i = 0; i < size; i++)
+            if (sbuf[i] != (char)(i * 7 + 1)) fail("bcast delivered wrong bytes");
+    }
+    if (strcmp(coll, "allreduce") == 0 && size >= 4) {
+        float want = (float)c->rn; /* every remote rank gave 1.0 */
+        if (((float *)rbuf)[0] != want) fail("allreduce gave a wrong sum");
+    }
+    if (strcmp(coll, "allgather") == 0 && size > 0) {
+        for (int r = 0; r < c->rn; r++)
+            if (rbuf[(long)r * size] != (char)(c->in_a ? 'B' : 'A')) fail("allgather delivered wrong blocks");
+    }
+}
+
+/* What each process sends: floats of 1.0 for the reductions, the bcast pattern at the root, its
+ * group's letter otherwise (so that a block shows which group it came from). */
+static void fill(const char *coll, const ictx *c, long size, char *sbuf, long bytes)
+{
+    memset(sbuf, c->in_a ? 'A' : 'B', (size_t)bytes);
+    if (strcmp(coll, "reduce") == 0 || strcmp(coll, "allreduce") == 0) {
+        const float one = 1.0f;
+        for (long i = 0; i + 4 <= bytes; i += 4) memcpy(sbuf + i, &one, 4);
+    } else if (strcmp(coll, "bcast") == 0 && c->in_a && c->lr == 0) {
+        for (long i = 0; i < size; i++) sbuf[i] = (char)(i * 7 + 1);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, n;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    int a = 1;
+    const char *colls = "bcast,reduce,allreduce,allgather,alltoall,barrier";
+    const char *sizes = "8,64,512,4096,32768,262144,524288,2097152";
+    double seconds = 0.2;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--a") == 0) a = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--colls") == 0) colls = argv[i + 1];
+        else if (strcmp(argv[i], "--sizes") == 0) sizes = argv[i + 1];
+        else if (strcmp(argv[i], "--seconds") == 0) seconds = atof(argv[i + 1]);
+        else fail("usage: coll_inter_bench --a A [--colls LIST] [--sizes LIST] [--seconds S]");
+    }
+    if (a < 1 || a >= n) fail("--a must leave both groups at least one rank");
+
+    ictx c;
+    c.in_a = rank < a;
+    MPI_Comm local;
+    MPI_Comm_split(MPI_COMM_WORLD, c.in_a, rank, &local);
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, c.in_a ? a : 0, 77, &c.inter);
+    MPI_Comm_rank(c.inter, &c.lr);
+    MPI_Comm_size(c.inter, &c.ln);
+    MPI_Comm_remote_size(c.inter, &c.rn);
+
+    long max_size = 0;
+    char list[1024];
+    snprintf(list, sizeof list, "%s", sizes);
+    for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) max_size = atol(t) > max_size ? atol(t) : max_size;
+    const long bytes = (max_size + 64) * (n > 8 ? n : 8);
+    char *sbuf = malloc((size_t)bytes), *rbuf = malloc((size_t)bytes);
+    if (!sbuf || !rbuf) fail("out of memory");
+    memset(rbuf, 0, (size_t)bytes);
+    if (rank == 0) {
+        printf("# coll_inter_bench: groups %d + %d, %.2f s per point; us per call, max and min over ranks of the mean\n",
+               a, n - a, seconds);
+        fflush(stdout);
+    }
+
+    char clist[256];
+    snprintf(clist, sizeof clist, "%s", colls);
+    const char *order[] = {"bcast", "reduce", "allreduce", "allgather", "alltoall", "barrier"};
+    for (int k = 0; k < 6; k++) {
+        const char *coll = order[k];
+        if (!has(clist, coll)) continue;
+        snprintf(list, sizeof list, "%s", sizes);
+        for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+            long size = strcmp(coll, "barrier") == 0 ? 0 : atol(t);
+            fill(coll, &c, size, sbuf, bytes);
+            run_one(coll, &c, size, sbuf, rbuf);
+            check(coll, &c, size, sbuf, rbuf);
+            for (int w = 0; w < 5; w++) run_one(coll, &c, size, sbuf, rbuf);
+            /* Iterations: rank 0 of the world decides from a short trial, everyone runs that many. */
+            double t0 = MPI_Wtime();
+            for (int w = 0; w < 5; w++) run_one(coll, &c, size, sbuf, rbuf);
+            double per = (MPI_Wtime() - t0) / 5;
+            MPI_Bcast(&per, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+            long iters = per > 0 ? (long)(seconds / per) : 1000;
+            if (iters < 10) iters = 10;
+            if (iters > 10000) iters = 10000;
+            double total = 0;
+            for (long i = 0; i < iters; i++) {
+                if (strcmp(coll, "barrier") != 0) MPI_Barrier(c.inter);
+                double s = MPI_Wtime();
+                run_one(coll, &c, size, sbuf, rbuf);
+                total += MPI_Wtime() - s;
+            }
+            double mean = total / (double)iters * 1e6, hi = 0, lo = 0;
+            MPI_Reduce(&mean, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+            MPI_Reduce(&mean, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+            if (rank == 0) {
+                printf("%s %ld %.3f %.3f %ld\n", coll, size, hi, lo, iters);
+                fflush(stdout);
+            }
+            if (strcmp(coll, "barrier") == 0) break;
+        }
+    }
+    free(sbuf);
+    free(rbuf);
+    MPI_Comm_free(&c.inter);
+    MPI_Comm_free(&local);
+    MPI_Finalize();
+    return 0;
+}

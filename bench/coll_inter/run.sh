@@ -1,0 +1,108 @@
+#!/bin/bash
+# Inter-communicator collective latency (Bcast, Reduce, Allreduce, Allgather, Alltoall, Barrier,
+# 8 B to 2 MB) on static inter-communicators of 1+3, 1+7, 2+2 and 4+4 ranks from
+# MPI_Intercomm_create: Plexus with coll_shm_inter ahead of coll_basic ("shm_inter"), Plexus with
+# coll_basic alone ("basic"), Open MPI and MPICH, in one invocation, interleaved. Writes
+# COLL.csv (impl,groups,size,value_us,runs), COLL.png and table.txt (ratios shm_inter / the
+# better of Open MPI and MPICH, and shm_inter / basic). See bench/coll_inter/README.md.
+#
+# usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl shm_inter,basic,openmpi,mpich]
+#               [--groups 1+3,1+7,2+2,4+4] [--colls LIST] [--repeat N] [--timeout SECONDS]
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+srcdir=$(cd "$here/../.." && pwd)
+usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl shm_inter,basic,openmpi,mpich] [--groups 1+3,1+7,2+2,4+4] [--colls LIST] [--repeat N] [--timeout SECONDS]"
+[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+build=$(cd "$1" 2>/dev/null && pwd) || { echo "run.sh: build directory '$1' does not exist" >&2; exit 2; }
+results=$2
+shift 2
+impls=shm_inter,basic,openmpi,mpich groups=1+3,1+7,2+2,4+4 colls=bcast,reduce,allreduce,allgather,alltoall,barrier
+repeat=2 run_timeout=120 sizes=8,64,512,4096,32768,262144,524288,2097152 seconds=0.2
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) repeat=1 seconds=0.05 sizes=8,4096,524288,2097152 ;;
+    --impl) impls=${2:?--impl wants a list}; shift ;;
+    --groups) groups=${2:?--groups wants a list such as 1+3,2+2}; shift ;;
+    --colls) colls=${2:?--colls wants a list}; shift ;;
+    --repeat) repeat=${2:?--repeat wants a number}; shift ;;
+    --timeout) run_timeout=${2:?--timeout wants seconds}; shift ;;
+    *) echo "run.sh: unknown option '$1'" >&2; echo "$usage" >&2; exit 2 ;;
+  esac
+  shift
+done
+for g in ${groups//,/ }; do
+  case $g in [1-9]+[1-9]|[1-9]+[1-9][0-9]|[1-9][0-9]+[1-9]*) ;; *) echo "run.sh: --groups: '$g' is not A+B" >&2; exit 2 ;; esac
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/coll-inter-bench.XXXXXX")
+# shellcheck source=../lib/common.sh
+. "$here/../lib/common.sh"
+trap 'reap_strays; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+mkdir -p "$results/raw" || { echo "run.sh: cannot create $results" >&2; exit 1; }
+results=$(cd "$results" && pwd)
+rm -f "$results"/raw/*
+
+name_of() { case $1 in shm_inter) echo "Plexus shm_inter" ;; basic) echo "Plexus basic" ;; *) label "$1" ;; esac; }
+# The implementation whose compiler and launcher an entry uses, and the Plexus parameters it adds.
+impl_of() { case $1 in shm_inter|basic) echo plexus ;; *) echo "$1" ;; esac; }
+mca_of() { case $1 in shm_inter) echo "--mca coll shm_inter,basic" ;; basic) echo "--mca coll basic" ;; esac; }
+
+active=''
+for e in ${impls//,/ }; do
+  impl=$(impl_of "$e")
+  case $impl in plexus|openmpi|mpich) ;; *) echo "run.sh: --impl: '$e' is not shm_inter, basic, openmpi or mpich" >&2; exit 2 ;; esac
+  if [ ! -x "$work/$impl/coll_inter_bench" ] && [ -z "${skipped[$impl]:-}" ]; then
+    find_compiler "$impl"
+    if [ -z "${skipped[$impl]:-}" ]; then
+      mkdir -p "$work/$impl"
+      # shellcheck disable=SC2086
+      ${cc_pre[$impl]} -O2 -o "$work/$impl/coll_inter_bench" "$here/coll_inter_bench.c" ${cc_post[$impl]} \
+        >"$results/raw/build-$impl.log" 2>&1 || skipped[$impl]="building failed ($results/raw/build-$impl.log)"
+    fi
+  fi
+  if [ -n "${skipped[$impl]:-}" ]; then echo "skipping $(name_of "$e"): ${skipped[$impl]}"; else active="$active $e"; fi
+done
+[ -n "$active" ] || { echo "run.sh: nothing to run" >&2; exit 1; }
+
+echo "Inter-communicator collective benchmarks: $(date '+%F %T'), $ncores cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "groups ${groups//,/ }; sizes ${sizes//,/ } B; $seconds s per point; $repeat run(s) each, the fastest kept"
+data="$results/raw/data.tsv"
+: >"$data"
+for rep in $(seq "$repeat"); do
+  for g in ${groups//,/ }; do
+    a=${g%+*} b=${g#*+}
+    n=$((a + b))
+    for e in $active; do
+      impl=$(impl_of "$e")
+      set_launcher "$impl" "$n"
+      out="$results/raw/$e-$g-$rep.txt"
+      [ "$impl" = openmpi ] && shm_snapshot
+      # shellcheck disable=SC2046
+      timeout -k 5 "$run_timeout" "${launcher[@]}" $(mca_of "$e") "$work/$impl/coll_inter_bench" --a "$a" \
+        --colls "$colls" --sizes "$sizes" --seconds "$seconds" >"$out" 2>"$out.err" </dev/null
+      rc=$?
+      reap_strays
+      [ "$impl" = openmpi ] && clean_ompi_shm
+      [ $rc -eq 0 ] || echo "  $(name_of "$e"), $g, run $rep: exit $rc ($(grep -m1 . "$out.err" | cut -c1-120))"
+      # Only the benchmark's own lines: a failing launcher may print other words on stdout.
+      awk -v e="$e" -v g="$g" '$1 ~ /^(bcast|reduce|allreduce|allgather|alltoall|barrier)$/ && NF == 5 &&
+        $3 ~ /^[0-9.]+$/ { print $1, g, e, $2, $3 }' "$out" >>"$data"
+    done
+  done
+done
+
+# The fastest run per point.
+best="$results/raw/best.tsv"
+awk '{ k = $1 " " $2 " " $3 " " $4; if (!(k in v) || $5 + 0 < v[k]) v[k] = $5; n[k]++ }
+     END { for (k in v) print k, v[k], n[k] }' "$data" | sort -k1,1 -k2,2 -k4,4n >"$best"
+for c in ${colls//,/ }; do
+  csv="$results/$c.csv"
+  echo "impl,groups,size,value_us,runs" >"$csv"
+  awk -v c="$c" -v OFS=, '$1 == c { print $3, $2, $4, $5, $6 }' "$best" >>"$csv"
+done
+awk -f "$here/report.awk" "$best" | tee "$results/table.txt"
+"$here/plot.sh" "$best" "$results" "$colls"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "CSV, table, plots and raw output: $results"
