@@ -15,6 +15,9 @@ bench_btl_pingpong_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/framework
 bench_btl_pingpong_LDADD = framework/libplexus.la
 bench_btl_pingpong_LDFLAGS = -no-install
 
+# osc_sm's one-sided latencies beside osc_rdma, Open MPI and MPICH (bench/osc_sm/run.sh BUILD_DIR).
+EXTRA_DIST += bench/osc_sm/run.sh bench/osc_sm/osc_sm_bench.c
+
 # Job launch time against Open MPI's and MPICH's mpirun (bench/launch/run.sh): one MPI hello
 # built with each implementation's compiler wrapper.
 EXTRA_DIST += bench/launch/run.sh bench/launch/hello_mpi.c
