@@ -29,18 +29,17 @@ int main(int argc, char **argv)
         /* computing: no MPI call until every origin's last epoch is visible */
         volatile int *watch = mem;
         const time_t give_up = time(NULL) + 30;
-        double work = 0.0;
+        volatile double work = 0.0; /* the computation: kept, though nothing reads it */
         long spins = 0;
         for (;;) {
             int done = watch[0] == (size - 1) * ROUNDS;
             for (int r = 1; r < size && done; ++r) done = watch[1 + r] == ROUNDS;
             if (done) break;
-            for (int k = 0; k < 1000; ++k) work += k * 0.5;
+            for (int k = 0; k < 1000; ++k) work = work + k * 0.5;
             CHECK(++spins % 1024 != 0 || time(NULL) < give_up,
                   "after 30 s of computing outside MPI the counter is %d of %d: passive target needs the target",
                   watch[0], (size - 1) * ROUNDS);
         }
-        CHECK(work > 0.0, "the computation did not run");
     } else {
         const int one = 1;
         for (int i = 1; i <= ROUNDS; ++i) {
