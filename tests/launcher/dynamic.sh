@@ -6,11 +6,19 @@
 . "$PLEXUS_TOP_SRCDIR/tests/launcher/common.sh"
 dyn="$PLEXUS_TOP_BUILDDIR/tests/launcher/pmix_dyn_client"
 
-# Default: the CPUs plexrun may use (without binding: those online), or -n if more.
+# Default: the CPUs plexrun may use (without binding: those online), or the ranks if more.
 cpus=$(getconf _NPROCESSORS_ONLN)
 want=$cpus; [ "$want" -lt 3 ] && want=3
 run -t 30 universe-default "$plexrun" -n 3 --bind-to none "$dyn" universe
 expect_status 0
+for r in 0 1 2; do expect_line "$out" "rank $r universe $want job 3"; done
+expect_clean
+
+# A spawned job that oversubscribes the node sees a universe that holds it and its parent.
+want=$cpus; [ "$want" -lt 4 ] && want=4
+run -t 30 universe-grows "$plexrun" -n 1 --bind-to none "$dyn" too-many 3
+expect_status 0
+expect_line "$out" "spawn of 3: SUCCESS"
 for r in 0 1 2; do expect_line "$out" "rank $r universe $want job 3"; done
 expect_clean
 

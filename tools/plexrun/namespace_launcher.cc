@@ -44,16 +44,20 @@ NamespaceLauncher::NamespaceLauncher(EventLoop &loop, PmixServer &server, Output
       devnull_(::open("/dev/null", O_RDONLY | O_CLOEXEC)) {
     if (!devnull_) throw_errno("/dev/null");
     node_.hostname = host_name();
-    long cpus = cores_ ? cores_->cores() : ::sysconf(_SC_NPROCESSORS_ONLN);
-    universe_size_ = static_cast<uint32_t>(
-        options.universe_size ? *options.universe_size : std::max<long>(cpus, options.ranks));
+    given_universe_ = options.universe_size;
+    cpus_ = static_cast<uint32_t>(cores_ ? cores_->cores() : ::sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+uint32_t NamespaceLauncher::universe_size(size_t new_ranks) const {
+    if (given_universe_) return static_cast<uint32_t>(*given_universe_);
+    return std::max<uint32_t>(cpus_, static_cast<uint32_t>(job_.running_ranks() + new_ranks));
 }
 
 void NamespaceLauncher::launch(Namespace &ns) {
     std::vector<std::string> paths = resolve_programs(ns);
     NodeFacts node = node_;
     node.node_procs = static_cast<uint32_t>(job_.launched_ranks());
-    node.universe_size = universe_size_;
+    node.universe_size = universe_size(ns.ranks.size());
     InfoList info;
     fill_namespace_info(ns, node, info);
     server_.register_namespace(ns.name, static_cast<int>(ns.ranks.size()), info);

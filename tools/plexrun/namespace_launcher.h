@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -32,9 +33,9 @@ public:
                       const Options &options, const CoreMap *cores);
 
     void launch(Namespace &ns);
-    // PMIX_UNIV_SIZE: --universe-size, else the CPUs plexrun may use, at least the first job's
-    // ranks (fixed for plexrun's life: every job sees the same universe).
-    uint32_t universe_size() const { return universe_size_; }
+    // PMIX_UNIV_SIZE for a job of NEW_RANKS about to start: --universe-size, else the CPUs
+    // plexrun may use or, when more run (plexrun oversubscribes), the ranks running with it.
+    uint32_t universe_size(size_t new_ranks = 0) const;
 
 private:
     std::vector<std::string> resolve_programs(const Namespace &ns) const;
@@ -51,7 +52,8 @@ private:
     const CoreMap *cores_;
     Environment base_env_;
     NodeFacts node_;
-    uint32_t universe_size_;
+    std::optional<int> given_universe_;
+    uint32_t cpus_;
     UniqueFd devnull_;
     std::unique_ptr<StdinForwarder> stdin_forwarder_;
 };

@@ -236,7 +236,8 @@ options:
   --universe-size N      PMIX_UNIV_SIZE (MPI_UNIVERSE_SIZE) of every job, and the most
                          processes that may run at once: a spawn that would pass it is
                          refused (PMIX_ERR_OUT_OF_RESOURCE). Default: the CPUs plexrun may
-                         use (at least N of -n), not enforced (plexrun oversubscribes)
+                         use, or the ranks running with a new job if more; not enforced
+                         (plexrun oversubscribes)
   --help, --version
 
 behaviour:

@@ -26,7 +26,8 @@ struct Options {
     std::string timeout_source = "--timeout";
     BindPolicy bind = BindPolicy::Automatic;
     // --universe-size N: PMIX_UNIV_SIZE, and a limit on the ranks running at once (spawns that
-    // would pass it are refused). Unset: the node's CPUs (at least -n), and no limit.
+    // would pass it are refused). Unset: the node's CPUs (or the ranks running, if more), and no
+    // limit.
     std::optional<int> universe_size;
     std::vector<std::string> command;  // program and its arguments
 };
