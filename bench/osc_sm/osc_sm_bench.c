@@ -6,7 +6,10 @@
  * with Plexus's, Open MPI's and MPICH's mpicc alike. Rank 0 prints "name value" lines; the
  * last epoch's bytes are checked so that a fast wrong answer cannot pass for a result.
  *
- * usage: osc_sm_bench [--seconds S] [--batches N] */
+ * With --allocate (MPI-3 implementations only) the window comes from MPI_Win_allocate instead:
+ * the flavor Open MPI's osc sm serves (it declines MPI_Win_create windows).
+ *
+ * usage: osc_sm_bench [--seconds S] [--batches N] [--allocate] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,9 +120,11 @@ static int calibrate(const struct bench *b, double seconds) {
 
 int main(int argc, char **argv) {
     double seconds = 0.2;
-    int batches = 5;
+    int batches = 5, allocate = 0;
     MPI_Init(&argc, &argv);
-    for (int i = 1; i + 1 < argc; ++i) {
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--allocate")) allocate = 1;
+        if (i + 1 == argc) continue;
         if (!strcmp(argv[i], "--seconds")) seconds = atof(argv[i + 1]);
         if (!strcmp(argv[i], "--batches")) batches = atoi(argv[i + 1]);
     }
@@ -134,11 +139,22 @@ int main(int argc, char **argv) {
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     MPI_Group_incl(world, 1, &peer, &peer_group);
     const MPI_Aint bytes = BIG + GHOST * sizeof(double);
-    MPI_Alloc_mem(bytes, MPI_INFO_NULL, &mem);
-    memset(mem, 0, (size_t)bytes);
     for (size_t k = 0; k < sizeof src / sizeof src[0]; ++k) src[k] = (double)k;
     for (int k = 0; k < GHOST; ++k) ghost_src[k] = (double)k;
-    MPI_Win_create(mem, bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    if (allocate) {
+#if MPI_VERSION >= 3
+        MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+        memset(mem, 0, (size_t)bytes);
+        MPI_Barrier(MPI_COMM_WORLD);
+#else
+        if (rank == 0) fprintf(stderr, "--allocate needs MPI-3 (MPI_Win_allocate)\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+#endif
+    } else {
+        MPI_Alloc_mem(bytes, MPI_INFO_NULL, &mem);
+        memset(mem, 0, (size_t)bytes);
+        MPI_Win_create(mem, bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    }
     for (size_t b = 0; b < sizeof benches / sizeof benches[0]; ++b) {
         const struct bench *bb = &benches[b];
         if (bb->fenced) MPI_Win_fence(0, win);
@@ -164,7 +180,7 @@ int main(int argc, char **argv) {
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     MPI_Win_free(&win);
-    MPI_Free_mem(mem);
+    if (!allocate) MPI_Free_mem(mem);
     MPI_Group_free(&peer_group);
     MPI_Group_free(&world);
     MPI_Finalize();
