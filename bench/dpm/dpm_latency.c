@@ -23,9 +23,10 @@ static int pingpong(MPI_Comm c, int peer, int initiator, int iters, int stall_s,
     long long msg;
     double batch[BATCHES];
     int warm = iters / 10 + 1;
-    stall_arm(stall_s, what, -1);
     for (int b = -1; b < BATCHES; ++b) {
         int n = b < 0 ? warm : iters;
+        stall_arm(stall_s, what,
+                  b + 1); /* per batch: slow is not hung (Open MPI over tcp, loaded) */
         double t0 = MPI_Wtime();
         for (long long i = 0; i < n; ++i) {
             if (initiator) {

@@ -2,7 +2,8 @@
 # prints them (spawn, rate, merge, latency, cycles, cycles_done) and "IMPL failed PART N REASON"
 # for runs that ended without their numbers. Ratios: Plexus over the better of Open MPI and MPICH
 # (< 1: Plexus faster), and Open MPI over Plexus for the issue's spawn target.
-# usage: awk -v cycles=N -v load0=... -v load1=... -v impls=LIST -f report.awk DATA
+# usage: awk -v cycles=N -v load0=... -v load1=... -v impls=LIST [-v spawn_parents=1,2,4
+#            -v spawn_children=1,2,4,8] -f report.awk DATA
 
 function numeric(v) { return v ~ /^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$/ }
 
@@ -48,8 +49,11 @@ $2 == "latency" { v[$1, "lat" SUBSEP $3] = $4; med[$1, $3] = $5 }
 $2 == "cycles" { last_progress[$1] = $3 }
 $2 == "cycles_done" { done[$1] = $0 }
 
-function spawn_table(    r, k, n, c, p, o, m, nrows, i, j, t) {
+function spawn_table(    r, k, n, c, p, o, m, nrows, i, j, t, ps, cs) {
     nrows = 0
+    # Every point asked for gets its row, measured or not (a hung run leaves the rest unmeasured).
+    split(spawn_parents, ps, ","); split(spawn_children, cs, ",")
+    for (i in ps) for (j in cs) if (ps[i] != "" && cs[j] != "") spawn_rows[ps[i] SUBSEP cs[j]] = 1
     for (r in spawn_rows) keys[++nrows] = r
     for (i = 1; i <= nrows; i++) for (j = i + 1; j <= nrows; j++) {
         split(keys[i], a, SUBSEP); split(keys[j], b, SUBSEP)
@@ -126,7 +130,10 @@ function rate_and_cycles(    k, impl, f, x) {
             printf "  %-9s %s of %s in %s s (%s/s); parent's fds %s -> %s, threads %s -> %s%s\n", name[impl], f[3], f[4], show(f[5]), show(f[6]), f[7], f[8], f[9], f[10],
                 f[3] < f[4] ? " (stopped by the time budget)" : ""
         } else if ((impl, "cycles", 1) in failed) {
-            printf "  %-9s %s after %s cycles: %s\n", name[impl], failed[impl, "cycles", 1], last_progress[impl] + 0, reason[impl, "cycles", 1]
+            x = reason[impl, "cycles", 1]
+            at = match(x, /cycle [0-9]+/) ? "in " substr(x, RSTART, RLENGTH) : "(cycle unknown)"
+            printf "  %-9s %s %s (last progress line: %d done): %s\n", name[impl], failed[impl, "cycles", 1], at,
+                last_progress[impl] + 0, x
         } else printf "  %-9s %s\n", name[impl], impl in ran ? "-" : "skipped"
     }
 }

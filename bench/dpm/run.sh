@@ -100,7 +100,7 @@ build_program() {
   [ "$impl" = openmpi ] && shm_snapshot
   if ! timeout -k 5 60 "${launcher[@]}" "$work/$impl/dpm_bench" spawn --children 1 --iters 1 \
        --stall 50 >"$out" 2>&1 </dev/null; then
-    skipped[$impl]="one spawn of one child failed or hung: $(grep -m1 -iE 'HUNG|error|fail|abort' "$out" || tail -n1 "$out") (output: $out)"
+    skipped[$impl]="one spawn of one child failed or hung: $(grep -iE 'HUNG|error|fail|abort' "$out" | head -n 4 | tr '\n' ' ' | cut -c1-400) (output: $out)"
   fi
   reap_strays
   [ "$impl" = openmpi ] && clean_ompi_shm
@@ -187,7 +187,8 @@ csv latency impl,pair,best_us,median_us,round_trips '$2 == "latency" { print $1 
 csv cycles impl,done,of,seconds,per_second,fds,threads '$2 == "cycles" { print $1 "," $3 "," $4 "," $5 "," $6 "," $7 "," $8 }'
 echo
 awk -v cycles="$cycles" -v load0="$(cat "$results/raw/load-start")" -v load1="$(cat "$results/raw/load-end")" \
-  -v impls="$impls" -f "$here/report.awk" "$data" | tee "$results/table.txt"
+  -v impls="$impls" -v spawn_parents="${parents// /,}" -v spawn_children="$children" \
+  -f "$here/report.awk" "$data" | tee "$results/table.txt"
 for impl in ${impls//,/ }; do
   [ -n "${skipped[$impl]:-}" ] && echo "$(label "$impl"): skipped: ${skipped[$impl]}" | tee -a "$results/table.txt"
 done

@@ -42,7 +42,7 @@ expect_contains "spawn of one child at least 4x faster than Open MPI, aiming at 
 expect_contains "inter-group 8-byte latency within 10% of intra-group: Plexus 0.540 us against 0.500 us -> met"
 expect_count 1 '^inter-group / intra-group +1\.08 +14\.00 +-$'
 expect_contains "Plexus    1000 of 1000 in 20.0 s (50.0/s); parent's fds 11 -> 12, threads 3 -> 3"
-expect_contains "Open MPI  hung after 100 cycles: dpm_bench: parent (pid 9): HUNG: no progress for 60 s in MPI_Comm_spawn, cycle 137"
+expect_contains "Open MPI  hung in cycle 137 (last progress line: 100 done): dpm_bench: parent (pid 9): HUNG: no progress for 60 s in MPI_Comm_spawn, cycle 137"
 expect_contains "MPICH     -"
 expect_contains "MPICH, merge on 1 parent(s): dpm_bench: parent (pid 7): HUNG"
 
