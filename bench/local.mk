@@ -36,6 +36,7 @@ bench: bench/progress_pingpong$(EXEEXT) $(bench_launch_deps)
 	$(MAKE) $(AM_MAKEFLAGS) bench-datatype
 	$(MAKE) $(AM_MAKEFLAGS) bench-coll
 	$(MAKE) $(AM_MAKEFLAGS) bench-topology
+	$(MAKE) $(AM_MAKEFLAGS) bench-osc
 .PHONY: bench
 
 # Point-to-point latency, bandwidth and message rate of Plexus against Open MPI and MPICH
@@ -77,6 +78,7 @@ include bench/coll/local.mk
 include bench/coll_inter/local.mk
 include bench/topology/local.mk
 include bench/dpm/local.mk
+include bench/osc/local.mk
 
 # The runners' host probe (bench/lib/common.sh builds its own copy); built by make check so that
 # it keeps compiling, and tested with the runners' decisions.

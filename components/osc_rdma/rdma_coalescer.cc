@@ -1,6 +1,7 @@
 #include "rdma_coalescer.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include <plexus/osc.h>
 
@@ -29,13 +30,27 @@ int Coalescer::flush() {
     return rc;
 }
 
+int Coalescer::add_short_put(uint64_t disp, const void *src, size_t len) {
+    const size_t need = kShortRecordBytes + len;
+    if (need > left())
+        if (int rc = flush(); rc != 0) return rc;
+    const size_t at = buf_.size();
+    buf_.resize(at + need);
+    uint8_t *q = buf_.data() + at;
+    encode_short_put(disp, len, q);
+    std::memcpy(q + kShortRecordBytes, src, len);
+    ++records_;
+    return 0;
+}
+
 int Coalescer::append(const RecordHeader &r, const std::vector<uint8_t> &type, const PackFn &pack) {
     const size_t at = buf_.size();
     buf_.resize(at + record_bytes(r));
     encode_record(r, buf_.data() + at);
-    std::copy(type.begin(), type.end(), buf_.begin() + long(at + kRecordHeaderBytes));
+    const size_t header = record_header_bytes(r);
+    std::copy(type.begin(), type.end(), buf_.begin() + long(at + header));
     if (r.len > 0) {
-        if (int rc = pack(r.offset, r.len, buf_.data() + at + kRecordHeaderBytes + type.size()); rc != 0) {
+        if (int rc = pack(r.offset, r.len, buf_.data() + at + header + type.size()); rc != 0) {
             buf_.resize(at);
             return rc;
         }

@@ -48,6 +48,9 @@ public:
     // payload by pack (none for a get request). unit: fragments hold whole units. Returns the
     // sink's or pack's error, else 0.
     int add(RecordHeader r, const std::vector<uint8_t> &type, size_t unit, const PackFn &pack);
+    // A whole put of len plain bytes (at most payload_room(0) and 0xffff) at byte disp, in the
+    // short form: the per-operation path of the common small put, without a RecordHeader.
+    int add_short_put(uint64_t disp, const void *src, size_t len);
     // Sends what is buffered (nothing when empty).
     int flush();
 

@@ -39,11 +39,31 @@ void LockQueue::release_finished(LockEvents *ev) {
     grant_waiting(ev);
 }
 
-LockEvents LockQueue::request(int origin, int type) {
+LockEvents LockQueue::request(int origin, int type, bool nocheck) {
     LockEvents ev;
-    waiting_.push_back(Waiter{origin, type});
-    grant_waiting(&ev);
+    if (!nocheck) {
+        waiting_.push_back(Waiter{origin, type});
+        grant_waiting(&ev);
+        return ev;
+    }
+    Holder h{origin, type};
+    for (size_t i = 0; i < early_.size(); ++i)
+        if (early_[i].origin == origin) {
+            h.arrived = early_[i].arrived;
+            h.announced = early_[i].announced;
+            early_.erase(early_.begin() + long(i));
+            break;
+        }
+    holders_.push_back(h);
+    release_finished(&ev);
     return ev;
+}
+
+LockQueue::Holder &LockQueue::early(int origin) {
+    for (Holder &h : early_)
+        if (h.origin == origin) return h;
+    early_.push_back(Holder{origin, 0});
+    return early_.back();
 }
 
 LockEvents LockQueue::arrived(int origin, uint32_t n) {
@@ -51,6 +71,8 @@ LockEvents LockQueue::arrived(int origin, uint32_t n) {
     if (int i = find(origin); i >= 0) {
         holders_[size_t(i)].arrived += n;
         release_finished(&ev);
+    } else if (n > 0) {
+        early(origin).arrived += n;
     }
     return ev;
 }
@@ -60,6 +82,8 @@ LockEvents LockQueue::unlock(int origin, uint32_t count) {
     if (int i = find(origin); i >= 0) {
         holders_[size_t(i)].announced = int64_t(count);
         release_finished(&ev);
+    } else {
+        early(origin).announced = int64_t(count);
     }
     return ev;
 }

@@ -20,9 +20,11 @@ struct LockEvents {
 
 class LockQueue {
 public:
-    // type: PLEXUS_OSC_LOCK_EXCLUSIVE or PLEXUS_OSC_LOCK_SHARED.
-    LockEvents request(int origin, int type);
-    // n operations of holder origin were applied.
+    // type: PLEXUS_OSC_LOCK_EXCLUSIVE or PLEXUS_OSC_LOCK_SHARED. nocheck (MPI_MODE_NOCHECK): the
+    // origin holds the lock from now on, with no grant (it promised that nobody conflicts).
+    LockEvents request(int origin, int type, bool nocheck = false);
+    // n operations of origin were applied (before its request arrived: an origin that took the
+    // lock with nocheck sends without waiting, and a message may overtake another).
     LockEvents arrived(int origin, uint32_t n = 1);
     // origin's unlock: it sent count operations under the lock.
     LockEvents unlock(int origin, uint32_t count);
@@ -44,11 +46,13 @@ private:
     };
 
     int find(int origin) const;
+    Holder &early(int origin);
     bool grantable(int type) const;
     void release_finished(LockEvents *ev);
     void grant_waiting(LockEvents *ev);
 
     std::vector<Holder> holders_;
+    std::vector<Holder> early_;  // arrivals and unlocks of origins not (yet) holding the lock
     std::deque<Waiter> waiting_;
 };
 

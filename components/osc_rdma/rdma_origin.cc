@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <plexus/output.h>
+
 #include "rdma_window.h"
 
 namespace plexus::osc_rdma {
@@ -18,6 +20,16 @@ plexus_coll_dtype_info_t info_of(const plexus_osc_services_t *svc, plexus_coll_d
 }
 
 }  // namespace
+
+void Window::trace(int level, const char *fmt, ...) {
+    if (verbose_ < level || !host_ || !host_->log) return;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    host_->log(component_self(), level, "window %u: %s", id_, msg);
+}
 
 int Window::fail(int cls, const char *fmt, ...) {
     char msg[512];
@@ -37,7 +49,7 @@ bool Window::in_access_epoch(const Peer &p) const {
 
 int Window::epoch_allows_now(const Peer &p) const {
     if (p.lock != LockState::kNone) return p.lock == LockState::kGranted;
-    if (access_open_) return p.in_access_group && p.posts > 0;
+    if (access_open_) return p.in_access_group && (p.posts > 0 || access_nocheck_);
     return fence_open_;
 }
 
@@ -60,6 +72,7 @@ Protocol Window::protocol_for(int target, const OpShape &op) const {
     caps.can_put = p.rma_handle && (c & PLEXUS_BTL_CAP_PUT);
     caps.can_get = p.rma_handle && (c & PLEXUS_BTL_CAP_GET);
     caps.buffer_room = p.outbox ? p.outbox->payload_room(0) : 0;
+    caps.rma_pays = p.rma_path.btl && PLEXUS_BTL_RDMA_PAYS(p.rma_path.btl, op.bytes);
     return choose(config_.protocol, op, caps);
 }
 
@@ -86,8 +99,13 @@ int Window::start_op(const char *call, PendingOp op, int target) {
 int Window::issue_queued(Peer &p) {
     std::vector<PendingOp> ops;
     ops.swap(p.queued);
-    for (const PendingOp &op : ops)
-        if (int rc = issue(p.rank, op); rc != PLEXUS_OSC_SUCCESS) return rc;
+    for (size_t i = 0; i < ops.size(); ++i) {
+        if (!p.queued.empty()) {  // a put/get waits for the peer's fence: the rest behind it
+            p.queued.insert(p.queued.end(), ops.begin() + long(i), ops.end());
+            break;
+        }
+        if (int rc = issue(p.rank, ops[i]); rc != PLEXUS_OSC_SUCCESS) return rc;
+    }
     return PLEXUS_OSC_SUCCESS;
 }
 
@@ -99,8 +117,16 @@ int Window::issue(int target, const PendingOp &op) {
     shape.bytes = size_t(op.target_count) * ti.size;
     shape.contiguous = oi.contiguous && ti.contiguous;
     const Protocol proto = protocol_for(target, shape);
-    if (proto == Protocol::kRma) return issue_rma(p, op, shape.bytes, oi.true_lb, ti.true_lb);
-    return issue_buffered(p, op, proto);
+    if (verbose_ >= PLEXUS_LOG_TRACE)
+        trace(PLEXUS_LOG_TRACE, "%s of %zu bytes to rank %d: %s", op.kind == OpKind::kPut ? "put" : op.kind == OpKind::kGet ? "get" : "accumulate",
+              shape.bytes, target, protocol_name(proto));
+    if (proto != Protocol::kRma) return issue_buffered(p, op, proto);
+    if (p.await_fence) {  // the target may not have applied our records of the last fence yet
+        query_done(p);
+        p.queued.push_back(op);
+        return PLEXUS_OSC_SUCCESS;
+    }
+    return issue_rma(p, op, shape.bytes, oi.true_lb, ti.true_lb);
 }
 
 int Window::issue_rma(Peer &p, const PendingOp &op, size_t bytes, ptrdiff_t origin_lb, ptrdiff_t target_lb) {
@@ -157,6 +183,15 @@ int Window::issue_buffered(Peer &p, const PendingOp &op, Protocol proto) {
         r.op = svc_->op_id(op.op);
         if (r.op < 0) return fail(PLEXUS_OSC_ERR_OTHER, "MPI_Accumulate: the operation is not a predefined one");
         unit = ti.size;
+        // An item larger than a message: fragments of any size, which the target assembles
+        // (by this id) and applies whole, so the item stays atomic.
+        if (unit > p.outbox->payload_room(type.size())) {
+            r.get_id = next_acc_++;
+            if (next_acc_ == 0) next_acc_ = 1;
+            unit = 1;
+            trace(PLEXUS_LOG_TRACE, "accumulate to rank %d: items of %zu bytes exceed a message: assembled at the target",
+                  p.rank, size_t(ti.size));
+        }
     } else {
         r.kind = RecordKind::kGetRequest;
         r.get_id = next_get_++;
@@ -181,14 +216,45 @@ int Window::issue_buffered(Peer &p, const PendingOp &op, Protocol proto) {
     if (rc == PLEXUS_OSC_SUCCESS && proto == Protocol::kSendRecv) rc = p.outbox->flush();
     if (rc == PLEXUS_OSC_ERR_UNSUPPORTED)
         return fail(rc,
-                    "MPI_Accumulate: one item of the target datatype (%zu bytes) does not fit in one message of "
+                    "the target datatype's description (%zu bytes) leaves no room for data in one message of "
                     "%zu bytes to rank %d (osc_rdma_buffer_size, or the BTL's eager limit)",
-                    unit, p.outbox->capacity(), p.rank);
+                    type.size(), p.outbox->capacity(), p.rank);
     return rc;
+}
+
+// The common small put in an open epoch (contiguous at both ends, buffered by auto or by the
+// setting, nothing queued before it): its record goes straight into the coalescing buffer. The
+// same checks as start_op's, the same record issue_buffered would write.
+int Window::put_small(Peer &p, const void *origin, plexus_coll_dtype_t *otype, ptrdiff_t disp, int tcount,
+                      plexus_coll_dtype_t *ttype, bool *done) {
+    *done = false;
+    const plexus_coll_dtype_info_t oi = info_of(svc_, otype), ti = info_of(svc_, ttype);
+    if (!oi.contiguous || !ti.contiguous) return PLEXUS_OSC_SUCCESS;
+    const uint64_t bytes = uint64_t(tcount) * ti.size;
+    if (bytes > 0xffff || bytes > p.outbox->payload_room(0)) return PLEXUS_OSC_SUCCESS;
+    *done = true;
+    size_t checked = 0;
+    if (int rc = check_access("MPI_Put", p.rank, disp, tcount, ti, &checked); rc != PLEXUS_OSC_SUCCESS) return rc;
+    if (bytes == 0) return PLEXUS_OSC_SUCCESS;
+    if (verbose_ >= PLEXUS_LOG_TRACE)
+        trace(PLEXUS_LOG_TRACE, "put of %zu bytes to rank %d: buffered", size_t(bytes), p.rank);
+    const uint64_t at = table_->byte_disp(p.rank, disp) + uint64_t(ti.true_lb);
+    const auto *src = static_cast<const uint8_t *>(origin) + oi.true_lb;
+    if (bytes >= kDirectPutBytes && p.rank != rank_) return send_put_direct(p, at, src, size_t(bytes));
+    return p.outbox->add_short_put(at, src, size_t(bytes));
 }
 
 int Window::put(const void *origin, int ocount, plexus_coll_dtype_t *otype, int target, ptrdiff_t disp, int tcount,
                 plexus_coll_dtype_t *ttype) {
+    if (target >= 0 && target < size_ &&
+        (config_.protocol == Setting::kAuto || config_.protocol == Setting::kBuffered)) {
+        Peer &p = peers_[size_t(target)];
+        if (p.queued.empty() && in_access_epoch(p) && epoch_allows_now(p)) {
+            bool done = false;
+            const int rc = put_small(p, origin, otype, disp, tcount, ttype, &done);
+            if (done) return rc;
+        }
+    }
     return start_op("MPI_Put", PendingOp{OpKind::kPut, origin, nullptr, ocount, otype, disp, tcount, ttype, nullptr, {}, {}},
                     target);
 }

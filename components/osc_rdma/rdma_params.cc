@@ -14,12 +14,14 @@ namespace {
 constexpr const char *kProtocolValues[] = {"auto", "sendrecv", "buffered", "rma", nullptr};
 
 Config g_config;
+const plexus_component_t *g_self = nullptr;
 int g_protocol = 0;
 uint64_t g_buffer_size = 0;
 
 }  // namespace
 
 int register_params(const plexus_host_api_t *host, const plexus_component_t *self) {
+    g_self = self;
     const int rc = plexus::sdk::register_params(host, self, {
         plexus::sdk::enum_param(
             "protocol", &g_protocol, kProtocolValues, "auto",
@@ -51,6 +53,7 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
 }
 
 const Config &config() { return g_config; }
+const plexus_component_t *component_self() { return g_self; }
 
 size_t message_capacity(const Config &c, size_t eager_limit, size_t max_send_size) {
     size_t cap = c.buffer_size ? c.buffer_size : eager_limit;

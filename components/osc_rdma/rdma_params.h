@@ -17,6 +17,8 @@ struct Config {
 
 int register_params(const plexus_host_api_t *host, const plexus_component_t *self);
 const Config &config();
+// The component as the host API knows it (its log() filters by osc_base_verbose through it).
+const plexus_component_t *component_self();
 
 // Bytes of one message to a peer reached by a BTL with these limits: buffer_size bounded by
 // what one send may carry; 0 when not even one record of one byte fits (the caller declines).

@@ -12,11 +12,13 @@ bool rma_possible(const OpShape &op, const PathCaps &caps) {
     return false;
 }
 
-// The paper's results: get by rma wins latency (the target does no MPI work); small puts win
-// by coalescing (one message carries many), which rma cannot do; a put too large for one buffer
-// gains nothing from coalescing and goes by rma when it can.
+// The paper's results: get by rma wins latency (the target does no MPI work) where the BTL's
+// put/get are cheap; small puts win by coalescing (one message carries many), which rma cannot
+// do; a put too large for one buffer gains nothing from coalescing and goes by rma when it can.
+// Where the BTL says its get/put do not pay for this size (rma_pays: below rdma_threshold, as
+// shared memory's single copy costs a system call that a short message does not), buffered.
 Protocol automatic(const OpShape &op, const PathCaps &caps) {
-    if (!rma_possible(op, caps)) return Protocol::kBuffered;
+    if (!rma_possible(op, caps) || !caps.rma_pays) return Protocol::kBuffered;
     if (op.kind == OpKind::kGet) return Protocol::kRma;
     return op.bytes > caps.buffer_room ? Protocol::kRma : Protocol::kBuffered;
 }

@@ -26,7 +26,11 @@ struct PathCaps {
     bool can_put = false;
     bool can_get = false;
     size_t buffer_room = 0;  // payload bytes one coalescing buffer holds after the headers
+    bool rma_pays = true;    // the BTL's own measure for this size (rdma_threshold .. rdma_limit)
 };
+
+// osc_rdma_protocol's values, by Setting.
+inline constexpr const char *kSettingNames[] = {"auto", "sendrecv", "buffered", "rma"};
 
 Protocol choose(Setting setting, const OpShape &op, const PathCaps &caps);
 

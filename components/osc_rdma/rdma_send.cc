@@ -74,23 +74,64 @@ int Window::sink(Peer &p, std::vector<uint8_t> &msg, uint32_t records) {
     h.kind = MsgKind::kData;
     h.epoch = epoch_tag(p);
     h.count = records;
-    encode_header(h, msg.data());
     sent_.add(p.rank, records);
+    if (p.closing) {  // close_epoch: this message ends the epoch to p and says how many
+        h.flags = p.closing;
+        h.aux = sent_.take(p.rank);
+        p.closing = 0;
+        if (h.flags == kFlagFenceEnd) {
+            const bool may_rma = p.rma_handle && (config_.protocol == Setting::kAuto || config_.protocol == Setting::kRma);
+            const uint32_t await = (h.aux > 0 && may_rma) ? fence_epoch_ + 1 : 0;
+            if (await != p.await_fence) p.done_queried = false;
+            p.await_fence = await;
+        }
+    }
+    encode_header(h, msg.data());
     return send_message(p, msg);
 }
 
-int Window::send_control(int target, MsgKind kind, uint32_t count, uint8_t lock_type, uint32_t aux) {
+// A put of kDirectPutBytes or more: a message of its own, whose payload the BTL gathers straight
+// from the origin buffer, one copy fewer than through the coalescing buffer (what is buffered
+// goes first, keeping the order). Copied only when it has to wait.
+int Window::send_put_direct(Peer &p, uint64_t disp, const uint8_t *src, size_t len) {
+    if (int rc = p.outbox->flush(); rc != PLEXUS_OSC_SUCCESS) return rc;
+    uint8_t hdr[kMsgHeaderBytes + kShortRecordBytes];
+    MsgHeader h;
+    h.win = table_->at(p.rank).win_id;
+    h.kind = MsgKind::kData;
+    h.epoch = epoch_tag(p);
+    h.count = 1;
+    encode_header(h, hdr);
+    encode_short_put(disp, len, hdr + kMsgHeaderBytes);
+    sent_.add(p.rank, 1);
+    if (p.deferred.empty()) {
+        plexus_btl_module_t *btl = p.send_path.btl;
+        const int rc = btl->send(btl, p.send_path.ep, kTag, hdr, sizeof hdr, src, len);
+        if (rc == PLEXUS_SUCCESS) return PLEXUS_OSC_SUCCESS;
+        if (rc != PLEXUS_ERR_AGAIN) {
+            p.rma_error = PLEXUS_OSC_ERR_OTHER;  // reported by the next synchronisation
+            return PLEXUS_OSC_SUCCESS;
+        }
+    }
+    std::vector<uint8_t> msg(hdr, hdr + sizeof hdr);
+    msg.insert(msg.end(), src, src + len);
+    p.deferred.push_back(std::move(msg));
+    return PLEXUS_OSC_SUCCESS;
+}
+
+int Window::send_control(int target, MsgKind kind, uint32_t count, uint8_t lock_type, uint32_t aux, uint8_t flags) {
     Peer &p = peers_[size_t(target)];
     MsgHeader h;
     h.win = table_->at(target).win_id;
     h.kind = kind;
     h.epoch = epoch_tag(p);
     h.lock_type = lock_type;
+    h.flags = flags;
     h.count = count;
     h.aux = aux;
-    std::vector<uint8_t> msg(kMsgHeaderBytes);
-    encode_header(h, msg.data());
-    return send_message(p, msg);
+    control_.resize(kMsgHeaderBytes);  // sends copy what they keep: one buffer serves every control message
+    encode_header(h, control_.data());
+    return send_message(p, control_);
 }
 
 int Window::progress() {
@@ -111,7 +152,8 @@ int Window::progress() {
             ++work;
         }
         // Communication starts at the grant (or the post): what waited for it goes now.
-        if (!p.queued.empty() && config_.protocol != Setting::kSendRecv && epoch_allows_now(p)) {
+        if (!p.queued.empty() && config_.protocol != Setting::kSendRecv && epoch_allows_now(p) &&
+            !(p.await_fence && p.done_queried)) {
             issue_queued(p);
             ++work;
         }

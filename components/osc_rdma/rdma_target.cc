@@ -42,13 +42,25 @@ void Window::receive(int src, const MsgHeader &h, const uint8_t *body, size_t le
     case MsgKind::kData: on_data(src, h, body, len); break;
     case MsgKind::kPost: ++p.posts; break;
     case MsgKind::kComplete: received_.announce(src, h.count); break;
-    case MsgKind::kLockRequest: lock_events(lock_queue_.request(src, h.lock_type)); break;
+    case MsgKind::kLockRequest:
+        lock_events(lock_queue_.request(src, h.lock_type, (h.flags & kFlagNoCheck) != 0));
+        break;
     case MsgKind::kLockGrant:
         if (p.lock == LockState::kRequested) p.lock = LockState::kGranted;
         break;
     case MsgKind::kUnlock: lock_events(lock_queue_.unlock(src, h.count)); break;
     case MsgKind::kUnlockDone: p.unlock_done = true; break;
     case MsgKind::kGetReply: on_get_reply(h, body, len); break;
+    case MsgKind::kFenceQuery:
+        if (fence_epoch_ >= h.aux) send_control(src, MsgKind::kFenceDone, 0, 0, h.aux);
+        else done_queries_.emplace_back(src, h.aux);
+        break;
+    case MsgKind::kFenceDone:
+        if (p.await_fence != 0 && h.aux >= p.await_fence) {
+            p.await_fence = 0;
+            p.done_queried = false;
+        }
+        break;
     }
 }
 
@@ -89,6 +101,18 @@ void Window::on_data(int src, const MsgHeader &h, const uint8_t *body, size_t le
         lock_events(lock_queue_.arrived(src, n));
     else
         received_.arrived(h.epoch, src, n);
+    if (h.flags) on_epoch_end(src, h);
+}
+
+// The origin's epoch ended with this message (close_epoch): aux records in all.
+void Window::on_epoch_end(int src, const MsgHeader &h) {
+    if ((h.flags & kFlagFenceEnd) && (h.epoch == EpochTag::kFenceEven || h.epoch == EpochTag::kFenceOdd)) {
+        const int parity = int(h.epoch);
+        received_.expect_fence(parity, h.aux);
+        ++fence_ends_[parity];
+    }
+    if (h.flags & kFlagComplete) received_.announce(src, h.aux);
+    if (h.flags & kFlagUnlock) lock_events(lock_queue_.unlock(src, h.aux));
 }
 
 int Window::apply_record(int src, const RecordView &r) {
@@ -97,7 +121,8 @@ int Window::apply_record(int src, const RecordView &r) {
         answer_get(src, r);
         return PLEXUS_OSC_SUCCESS;
     }
-    if (r.h.kind == RecordKind::kAccumulate) return apply_accumulate(r, at);
+    if (r.h.kind == RecordKind::kAccumulate)
+        return r.h.get_id ? assemble_accumulate(src, r, at) : apply_accumulate(r, at);
     if (r.h.type_len == 0) {
         if (r.h.disp + r.h.offset + r.h.len > bytes_) return PLEXUS_OSC_ERR_DISP;  // the origin checked
         std::memcpy(at + r.h.offset, r.payload, r.h.len);
@@ -124,6 +149,28 @@ int Window::apply_accumulate(const RecordView &r, uint8_t *at) {
     uint8_t *tmp_base = tmp.data() - info.true_lb;
     if (int rc = svc_->unpack(tmp_base, int(items), type.get(), 0, r.payload, r.h.len); rc != PLEXUS_OSC_SUCCESS) return rc;
     return svc_->coll->op_apply(op, tmp_base, at + ptrdiff_t(first) * info.extent, int(items), type.get());
+}
+
+// A fragment of an accumulate whose items are larger than a message: kept until every byte is
+// here, then applied as one (the description travels with every fragment).
+int Window::assemble_accumulate(int src, const RecordView &r, uint8_t *at) {
+    const auto key = std::make_pair(src, r.h.get_id);
+    Assembly &a = assembling_[key];
+    if (a.bytes.empty()) a.bytes.resize(size_t(r.h.total));
+    if (r.h.total != a.bytes.size() || r.h.offset + r.h.len > a.bytes.size()) {
+        assembling_.erase(key);
+        return PLEXUS_OSC_ERR_INTERN;
+    }
+    std::memcpy(a.bytes.data() + r.h.offset, r.payload, size_t(r.h.len));
+    a.got += r.h.len;
+    if (a.got < r.h.total) return PLEXUS_OSC_SUCCESS;
+    RecordView whole = r;
+    whole.h.offset = 0;
+    whole.h.len = r.h.total;
+    whole.payload = a.bytes.data();
+    const int rc = apply_accumulate(whole, at);
+    assembling_.erase(key);
+    return rc;
 }
 
 void Window::answer_get(int src, const RecordView &r) {

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <set>
 
+#include <plexus/output.h>
+
 #include "rdma_registry.h"
 #include "rdma_window.h"
 
@@ -98,6 +100,12 @@ int Window::init(void **base) {
     if (local_rc != PLEXUS_OSC_SUCCESS) return local_rc;
     table_ = std::make_unique<MemoryTable>(std::move(all));
     fence_barrier_ = table_->rma_anywhere();
+    direct_fence_ = size_ <= 2;
+    verbose_ = svc_->verbosity ? svc_->verbosity() : 0;
+    trace(PLEXUS_LOG_DECISION, "%d processes, protocol %s; fences: %s", size_, kSettingNames[int(config_.protocol)],
+          direct_fence_ ? "one message each way (two processes)"
+                        : fence_barrier_ ? "reduce_scatter of the counts, then a barrier (put/get may be used)"
+                                         : "reduce_scatter of the counts");
 
     for (int r = 0; r < size_; ++r) {
         Peer &p = peers_[size_t(r)];
@@ -116,6 +124,10 @@ int Window::init(void **base) {
             }
         }
         if (cap == 0) return fail(PLEXUS_OSC_ERR_OTHER, "the BTL to rank %d sends messages too small for one record", r);
+        if (r != rank_)
+            trace(PLEXUS_LOG_DETAIL, "rank %d: messages by %s in buffers of %zu bytes; put/get %s%s", r,
+                  p.send_path.btl->name, cap, p.rma_path.btl ? "by " : "",
+                  p.rma_path.btl ? p.rma_path.btl->name : "not possible (no BTL with put/get holds its window)");
         p.outbox = std::make_unique<Coalescer>(cap, [this, &p](std::vector<uint8_t> &msg, uint32_t records) {
             return sink(p, msg, records);
         });

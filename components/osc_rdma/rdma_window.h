@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -86,6 +87,10 @@ struct DeferredRma {
 
 class Window;
 
+// Puts of at least this many bytes (that fit one message) travel in a message of their own, the
+// payload gathered by the BTL from the origin buffer (rdma_send.cc).
+inline constexpr size_t kDirectPutBytes = 4096;
+
 // Everything this process keeps about one member of the window.
 struct Peer {
     Window *win = nullptr;
@@ -106,6 +111,11 @@ struct Peer {
     LockState lock = LockState::kNone;
     int lock_type = 0;
     bool unlock_done = false;
+    // fences of a two-process window (rdma_sync.cc)
+    uint8_t closing = 0;         // the next data message to it ends an epoch (kFlagFenceEnd ...)
+    uint32_t await_fence = 0;    // not 0: it may still apply our records of the fence epoch that
+                                 // ended as our fence count reached this: no put/get to it yet
+    bool done_queried = false;   // kFenceQuery sent for await_fence, kFenceDone not back yet
     // exposure side
     bool in_exposure_group = false;
 };
@@ -149,6 +159,8 @@ public:
 private:
     // origin (rdma_origin.cc)
     int start_op(const char *call, PendingOp op, int target);
+    int put_small(Peer &p, const void *origin, plexus_coll_dtype_t *otype, ptrdiff_t disp, int tcount,
+                  plexus_coll_dtype_t *ttype, bool *done);
     int issue(int target, const PendingOp &op);
     int issue_rma(Peer &p, const PendingOp &op, size_t bytes, ptrdiff_t origin_lb, ptrdiff_t target_lb);
     int issue_buffered(Peer &p, const PendingOp &op, Protocol proto);
@@ -161,6 +173,14 @@ private:
 
     // sync (rdma_sync.cc)
     int finish_access(Peer &p);
+    int complete_rma(Peer &p);
+    int fence_direct(int assert_bits);
+    int fence_collective(int assert_bits);
+    int close_epoch(Peer &p, uint8_t flag);
+    void on_epoch_end(int src, const MsgHeader &h);
+    int assemble_accumulate(int src, const RecordView &r, uint8_t *at);
+    void answer_done_queries();
+    void query_done(Peer &p);
     int wait_for(bool (*done)(Window *, void *), void *ctx);
     int poll_once();
     int exchange_counts(const std::vector<uint32_t> &sent, std::vector<uint32_t> *received);
@@ -178,14 +198,21 @@ private:
     void lock_events(const LockEvents &ev);
 
     // sending (rdma_send.cc)
-    int send_control(int target, MsgKind kind, uint32_t count, uint8_t lock_type = 0, uint32_t aux = 0);
+    int send_control(int target, MsgKind kind, uint32_t count, uint8_t lock_type = 0, uint32_t aux = 0,
+                     uint8_t flags = 0);
     int send_message(Peer &p, const std::vector<uint8_t> &msg);
+    int send_put_direct(Peer &p, uint64_t disp, const uint8_t *src, size_t len);
     int sink(Peer &p, std::vector<uint8_t> &msg, uint32_t records);
     bool try_send(Peer &p, const std::vector<uint8_t> &msg);
     void drain_deferred(Peer &p);
     int start_rma(Peer &p, const DeferredRma &op);
     EpochTag epoch_tag(const Peer &p) const;
 
+    void trace(int level, const char *fmt, ...)
+#if defined(__GNUC__)
+        __attribute__((format(printf, 3, 4)))
+#endif
+        ;
     int fail(int cls, const char *fmt, ...)
 #if defined(__GNUC__)
         __attribute__((format(printf, 3, 4)))
@@ -220,11 +247,24 @@ private:
     std::deque<std::pair<int, std::vector<uint8_t>>> loopback_;  // messages to this process
     std::vector<EarlyData> early_;
     std::vector<int> exposure_;
+    std::vector<uint8_t> control_;  // a header-only message being sent (send_control, close_epoch)
 
+    // Two processes (or one): a fence is one message each way, carrying the count (rdma_sync.cc).
+    bool direct_fence_ = false;
+    uint32_t fence_ends_[2] = {0, 0};  // kFlagFenceEnd messages received, per fence parity
+    std::vector<std::pair<int, uint32_t>> done_queries_;  // (rank, fence count) to answer
+    int verbose_ = 0;  // osc_base_verbose, read once per window
     bool fence_open_ = false;
     bool fence_barrier_ = false;  // put/get may be used in this window: fences end with a barrier
     unsigned fence_epoch_ = 0;
     bool access_open_ = false;   // between start and complete
+    bool access_nocheck_ = false;  // start with MPI_MODE_NOCHECK: the posts happened, none is sent
+    uint32_t next_acc_ = 1;        // accumulates with items larger than a message, assembled at the target
+    struct Assembly {
+        std::vector<uint8_t> bytes;  // the accumulate's packed data
+        uint64_t got = 0;
+    };
+    std::map<std::pair<int, uint32_t>, Assembly> assembling_;  // by (origin, id)
     bool exposure_open_ = false; // between post and wait/test
     int locks_held_ = 0;
     bool in_progress_ = false;

@@ -17,7 +17,7 @@ const uint8_t *take(const uint8_t *p, T *v) {
     return p + sizeof *v;
 }
 
-bool known_kind(uint8_t k) { return k >= uint8_t(MsgKind::kData) && k <= uint8_t(MsgKind::kGetReply); }
+bool known_kind(uint8_t k) { return k >= uint8_t(MsgKind::kData) && k <= uint8_t(MsgKind::kFenceDone); }
 
 }  // namespace
 
@@ -26,7 +26,7 @@ void encode_header(const MsgHeader &h, uint8_t *out) {
     p = put(p, uint8_t(h.kind));
     p = put(p, uint8_t(h.epoch));
     p = put(p, h.lock_type);
-    p = put(p, uint8_t(0));
+    p = put(p, h.flags);
     p = put(p, h.count);
     put(p, h.aux);
 }
@@ -34,12 +34,12 @@ void encode_header(const MsgHeader &h, uint8_t *out) {
 bool decode_header(const void *data, size_t len, MsgHeader *out) {
     if (len < kMsgHeaderBytes) return false;
     const auto *p = static_cast<const uint8_t *>(data);
-    uint8_t kind = 0, epoch = 0, pad = 0;
+    uint8_t kind = 0, epoch = 0;
     p = take(p, &out->win);
     p = take(p, &kind);
     p = take(p, &epoch);
     p = take(p, &out->lock_type);
-    p = take(p, &pad);
+    p = take(p, &out->flags);
     p = take(p, &out->count);
     take(p, &out->aux);
     if (!known_kind(kind) || epoch > uint8_t(EpochTag::kLock)) return false;
@@ -48,7 +48,19 @@ bool decode_header(const void *data, size_t len, MsgHeader *out) {
     return true;
 }
 
+// The kind byte of the short form (RecordKind's values end below it).
+constexpr uint8_t kShortPutKind = 0x10;
+
+void encode_short_put(uint64_t disp, size_t len, uint8_t *out) {
+    uint8_t *p = put(out, kShortPutKind);
+    p = put(p, uint8_t(0));
+    p = put(p, uint16_t(len));
+    p = put(p, uint32_t(0));
+    put(p, disp);
+}
+
 void encode_record(const RecordHeader &r, uint8_t *out) {
+    if (is_short(r)) return encode_short_put(r.disp, size_t(r.len), out);
     uint8_t *p = put(out, uint8_t(r.kind));
     p = put(p, uint8_t(0));
     p = put(p, r.type_len);
@@ -63,9 +75,20 @@ void encode_record(const RecordHeader &r, uint8_t *out) {
 
 bool RecordReader::next(RecordView *out) {
     if (p_ == end_ || bad_) return false;
+    RecordHeader &r = out->h;
+    if (*p_ == kShortPutKind) {
+        if (size_t(end_ - p_) < kShortRecordBytes) return !(bad_ = true);
+        uint16_t len = 0;
+        take(p_ + 2, &len);
+        take(p_ + 8, &r.disp);
+        if (size_t(end_ - p_) - kShortRecordBytes < len) return !(bad_ = true);
+        r = RecordHeader{RecordKind::kPut, 0, -1, 0, 0, r.disp, 0, len, len};
+        out->type = out->payload = p_ + kShortRecordBytes;
+        p_ = out->payload + len;
+        return true;
+    }
     if (size_t(end_ - p_) < kRecordHeaderBytes) return !(bad_ = true);
     uint8_t kind = 0, pad = 0;
-    RecordHeader &r = out->h;
     const uint8_t *p = take(p_, &kind);
     p = take(p, &pad);
     p = take(p, &r.type_len);

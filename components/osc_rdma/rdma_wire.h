@@ -19,7 +19,21 @@ enum class MsgKind : uint8_t {
     kUnlock,       // count = operations sent under the lock
     kUnlockDone,   // the target applied them all and released the lock
     kGetReply,     // aux = get id; payload: u64 offset into the get's packed bytes, then bytes
+    kFenceQuery,   // aux = a fence count: answer kFenceDone once this many fences ended here
+    kFenceDone,    // aux = the fence count asked for: the target applied that epoch's records
 };
+
+// MsgHeader.flags. kFlagFenceEnd (data messages of a fence epoch): the last message the sender
+// sends the receiver in this fence epoch; aux = every record it sent it in the epoch, these
+// included. A window of two processes ends its fences with it instead of a collective.
+inline constexpr uint8_t kFlagFenceEnd = 1;
+// kFlagComplete (PSCW) and kFlagUnlock (lock): the last data message of the origin's access epoch
+// doubles as its complete / unlock message; aux = every record it sent the target in the epoch.
+inline constexpr uint8_t kFlagComplete = 2;
+inline constexpr uint8_t kFlagUnlock = 4;
+// kLockRequest with MPI_MODE_NOCHECK: the origin holds the lock already (no other process may
+// conflict, it promised) and sends without waiting for a grant; the target sends none.
+inline constexpr uint8_t kFlagNoCheck = 8;
 
 // Which synchronisation a data message belongs to: the target counts each apart. Fence epochs
 // alternate parity because a peer may already be one fence ahead (its next epoch's data arrive
@@ -32,6 +46,7 @@ struct MsgHeader {
     MsgKind kind = MsgKind::kData;
     EpochTag epoch = EpochTag::kFenceEven;
     uint8_t lock_type = 0;
+    uint8_t flags = 0;
     uint32_t count = 0;
     uint32_t aux = 0;
 };
@@ -55,11 +70,20 @@ struct RecordHeader {
     uint64_t total = 0;  // packed bytes of the whole operation
 };
 inline constexpr size_t kRecordHeaderBytes = 48;
+// A whole put of plain bytes (no type, one fragment, under 64 KiB) travels with a header of 16
+// bytes: the per-double ghost-cell update moves 24 bytes per put instead of 56.
+inline constexpr size_t kShortRecordBytes = 16;
+inline bool is_short(const RecordHeader &r) {
+    return r.kind == RecordKind::kPut && r.type_len == 0 && r.offset == 0 && r.len == r.total && r.len <= 0xffff;
+}
+inline size_t record_header_bytes(const RecordHeader &r) { return is_short(r) ? kShortRecordBytes : kRecordHeaderBytes; }
 
 void encode_header(const MsgHeader &h, uint8_t *out);
 bool decode_header(const void *data, size_t len, MsgHeader *out);
 
 void encode_record(const RecordHeader &r, uint8_t *out);
+// The short form's header alone (a whole put of len <= 0xffff plain bytes at disp).
+void encode_short_put(uint64_t disp, size_t len, uint8_t *out);
 
 // One record as read from a message: its header, and where its type and payload bytes lie.
 struct RecordView {
@@ -84,6 +108,6 @@ private:
 };
 
 // Bytes a record takes in a message.
-inline size_t record_bytes(const RecordHeader &r) { return kRecordHeaderBytes + r.type_len + r.len; }
+inline size_t record_bytes(const RecordHeader &r) { return record_header_bytes(r) + r.type_len + r.len; }
 
 }  // namespace plexus::osc_rdma

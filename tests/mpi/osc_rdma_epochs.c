@@ -2,8 +2,9 @@
  * with osc_rdma_protocol: fence epochs with put, get and accumulate (one int, a buffer larger than
  * a message, a strided vector at the target, many one-double puts), PSCW where every rank posts
  * to and starts on its two ring neighbours, with MPI_Win_test loops, and a counter every rank
- * increments under exclusive locks (rank 0 locking its own window too), read under shared locks.
- * Every result is checked element for element. 2-8 ranks; plain MPI-2.2. */
+ * increments under exclusive locks (rank 0 locking its own window too), read under shared locks,
+ * the assert flags (NOCHECK on PSCW and lock, NOSTORE, NOPUT), accumulates of items larger than a
+ * message. Every result is checked element for element. 2-8 ranks; plain MPI-2.2. */
 #include "test_util.h"
 
 #define BIG 20000 /* ints: larger than any eager message */
@@ -117,6 +118,71 @@ static void lock_counter(int size)
     CHECK_MPI(MPI_Win_free(&win));
 }
 
+/* The assert flags where they save work: PSCW with MPI_MODE_NOCHECK (a barrier between post and
+ * start is the promise that the post came first), lock with MPI_MODE_NOCHECK (each rank locks only
+ * its right neighbour, so no two locks conflict), fences with MPI_MODE_NOSTORE and NOPUT. */
+static void assert_flags(int rank, int size, MPI_Group world)
+{
+    int mem[3] = {0, 0, 0};
+    MPI_Win win;
+    MPI_Group nbrs;
+    const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int ranks[2] = {left < right ? left : right, left < right ? right : left};
+    CHECK_MPI(MPI_Group_incl(world, left == right ? 1 : 2, ranks, &nbrs));
+    CHECK_MPI(MPI_Win_create(mem, sizeof mem, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    for (int round = 1; round <= 5; ++round) {
+        int v = rank * 100 + round;
+        CHECK_MPI(MPI_Win_post(nbrs, MPI_MODE_NOCHECK, win));
+        tu_barrier();
+        CHECK_MPI(MPI_Win_start(nbrs, MPI_MODE_NOCHECK, win));
+        CHECK_MPI(MPI_Put(&v, 1, MPI_INT, right, 0, 1, MPI_INT, win));
+        CHECK_MPI(MPI_Put(&v, 1, MPI_INT, left, 1, 1, MPI_INT, win));
+        CHECK_MPI(MPI_Win_complete(win));
+        CHECK_MPI(MPI_Win_wait(win));
+        CHECK_EQ(mem[0], left * 100 + round);
+        CHECK_EQ(mem[1], right * 100 + round);
+    }
+    tu_barrier();
+    for (int round = 1; round <= 5; ++round) {
+        int v = rank * 1000 + round;
+        CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, MPI_MODE_NOCHECK, win));
+        CHECK_MPI(MPI_Put(&v, 1, MPI_INT, right, 2, 1, MPI_INT, win));
+        CHECK_MPI(MPI_Win_unlock(right, win));
+    }
+    tu_barrier();
+    CHECK_EQ(mem[2], left * 1000 + 5);
+    CHECK_MPI(MPI_Win_fence(MPI_MODE_NOPRECEDE | MPI_MODE_NOSTORE, win));
+    int v = rank;
+    CHECK_MPI(MPI_Put(&v, 1, MPI_INT, right, 0, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_fence(MPI_MODE_NOSUCCEED | MPI_MODE_NOPUT, win));
+    CHECK_EQ(mem[0], left);
+    CHECK_MPI(MPI_Group_free(&nbrs));
+    CHECK_MPI(MPI_Win_free(&win));
+}
+
+/* Accumulate items larger than any message (one item: 12000 ints, 48000 bytes), from every rank
+ * into rank 0, twice: each item arrives in fragments and is applied whole. */
+static void big_items(int rank, int size)
+{
+    enum { N = 12000 };
+    int *mem = (int *)tu_malloc(sizeof(int) * N), *mine = (int *)tu_malloc(sizeof(int) * N);
+    MPI_Datatype item;
+    MPI_Win win;
+    CHECK_MPI(MPI_Type_contiguous(N, MPI_INT, &item));
+    CHECK_MPI(MPI_Type_commit(&item));
+    for (int i = 0; i < N; ++i) mem[i] = 0, mine[i] = rank + i;
+    CHECK_MPI(MPI_Win_create(mem, sizeof(int) * N, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK_MPI(MPI_Accumulate(mine, 1, item, 0, 0, 1, item, MPI_SUM, win));
+    CHECK_MPI(MPI_Accumulate(mine, 1, item, 0, 0, 1, item, MPI_SUM, win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    if (rank == 0)
+        for (int i = 0; i < N; ++i) CHECK_EQ(mem[i], 2 * (size * i + size * (size - 1) / 2));
+    CHECK_MPI(MPI_Win_free(&win));
+    CHECK_MPI(MPI_Type_free(&item));
+    free(mem), free(mine);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -130,6 +196,9 @@ int main(int argc, char **argv)
     ghost_cells(rank, size);
     pscw_ring(rank, size, world);
     lock_counter(size);
+    assert_flags(rank, size, world);
+    big_items(rank, size);
     MPI_Group_free(&world);
-    return tu_finish("fence, ghost cells, PSCW and lock counter on %d ranks", size);
+    return tu_finish("fence, ghost cells, PSCW, lock counter, assert flags and items larger than a message on %d ranks",
+                     size);
 }

@@ -81,6 +81,7 @@ struct Proc {
     plexus_host_api_t host{};
     std::string last_error;
     uint64_t sends = 0, puts = 0, gets = 0;
+    uint64_t collectives = 0;  // calls of the coll dispatch (the tests' own barriers included)
     int again_every = 0;  // > 0: every n-th send, put or get answers PLEXUS_ERR_AGAIN (back-pressure)
     int attempts = 0;
     uint64_t refused = 0;
@@ -264,6 +265,7 @@ inline size_t type_bytes(plexus_coll_dtype_t *t, int count) { return d(t).size()
 
 inline int allgather(plexus_coll_module_t *, const void *s, int sc, plexus_coll_dtype_t *st, void *r, int, plexus_coll_dtype_t *,
                      plexus_coll_comm_t *) {
+    ++tl_me->collectives;
     const size_t n = type_bytes(st, sc);
     auto all = tl_me->world->exchange(s, n);
     for (size_t i = 0; i < all.size(); ++i) std::memcpy(static_cast<uint8_t *>(r) + i * n, all[i].data(), n);
@@ -271,6 +273,7 @@ inline int allgather(plexus_coll_module_t *, const void *s, int sc, plexus_coll_
 }
 inline int alltoall(plexus_coll_module_t *, const void *s, int sc, plexus_coll_dtype_t *st, void *r, int, plexus_coll_dtype_t *,
                     plexus_coll_comm_t *) {
+    ++tl_me->collectives;
     const size_t n = type_bytes(st, sc);
     auto all = tl_me->world->exchange(s, n * size_t(tl_me->world->n));
     for (size_t i = 0; i < all.size(); ++i)
@@ -278,7 +281,25 @@ inline int alltoall(plexus_coll_module_t *, const void *s, int sc, plexus_coll_d
     return 0;
 }
 inline int barrier(plexus_coll_module_t *, plexus_coll_comm_t *) {
+    ++tl_me->collectives;
     tl_me->world->exchange(nullptr, 0);
+    return 0;
+}
+// Sums of int32 (the fence's counts: services int_type and op_sum).
+inline int reduce_scatter_block(plexus_coll_module_t *, const void *s, void *r, int rc, plexus_coll_dtype_t *,
+                                plexus_coll_op_t *, plexus_coll_comm_t *) {
+    ++tl_me->collectives;
+    const size_t n = size_t(tl_me->world->n);
+    auto all = tl_me->world->exchange(s, n * size_t(rc) * 4);
+    for (size_t j = 0; j < size_t(rc); ++j) {
+        int32_t sum = 0;
+        for (const auto &row : all) {
+            int32_t x = 0;
+            std::memcpy(&x, row.data() + (size_t(tl_me->rank) * size_t(rc) + j) * 4, 4);
+            sum += x;
+        }
+        std::memcpy(static_cast<uint8_t *>(r) + j * 4, &sum, 4);
+    }
     return 0;
 }
 
@@ -313,6 +334,8 @@ inline World::World(int size, uint32_t caps, size_t eager) : n(size), board(size
         b.caps = caps;
         b.eager_limit = eager;
         b.max_send_size = 64 * 1024;
+        b.rdma_threshold = 1;  // put/get pay at every size (auto's rule asks)
+        b.rdma_limit = 0;
         b.send = btl_send;
         b.register_mem = btl_register;
         b.deregister_mem = btl_deregister;
@@ -327,10 +350,13 @@ inline World::World(int size, uint32_t caps, size_t eager) : n(size), board(size
         p->dispatch.allgather = allgather;
         p->dispatch.alltoall = alltoall;
         p->dispatch.barrier = barrier;
+        p->dispatch.reduce_scatter_block = reduce_scatter_block;
         plexus_osc_services_t &s = p->svc;
         s.struct_size = sizeof s;
         s.major = PLEXUS_OSC_SERVICES_MAJOR;
         s.coll = &p->coll;
+        s.int_type = h(kInt);
+        s.op_sum = op(kSum);
         s.proc_of = [](plexus_osc_win_t *, int r) { return uint32_t(r); };
         s.rank_of = [](plexus_osc_win_t *, uint32_t proc) { return int(proc); };
         s.paths = [](plexus_osc_win_t *, int r, plexus_osc_path_t out[], int) {

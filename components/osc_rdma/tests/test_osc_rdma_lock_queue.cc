@@ -102,3 +102,23 @@ TEST(OscRdmaLockQueue, EveryRequestIsGrantedInArrivalOrderUnderContention) {
     }
     EXPECT_EQ(order, (V{0, 1, 2, 3, 4, 5, 6, 7}));
 }
+
+// MPI_MODE_NOCHECK: the origin holds the lock from its request on, with no grant; arrivals and
+// an unlock that overtook the request count once it comes; others still queue behind it.
+TEST(OscRdmaLockQueue, NoCheckHoldsWithoutAGrantAndKeepsWhatCameFirst) {
+    LockQueue q;
+    EXPECT_EQ(q.arrived(4, 2).released, V{});
+    EXPECT_EQ(q.unlock(4, 3).released, V{});
+    EXPECT_FALSE(q.holds(4));
+    LockEvents ev = q.request(4, X, true);
+    EXPECT_EQ(ev.granted, V{});
+    EXPECT_EQ(ev.released, V{});
+    EXPECT_TRUE(q.holds(4));
+    EXPECT_EQ(q.request(5, S).granted, V{});  // behind the exclusive holder
+    ev = q.arrived(4, 1);
+    EXPECT_EQ(ev.released, V{4});
+    EXPECT_EQ(ev.granted, V{5});
+    ev = q.request(6, S, true);  // with shared holders too
+    EXPECT_EQ(ev.granted, V{});
+    EXPECT_EQ(q.holders(), 2u);
+}

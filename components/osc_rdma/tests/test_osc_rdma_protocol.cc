@@ -76,3 +76,15 @@ TEST(OscRdmaProtocol, Names) {
     EXPECT_STREQ(protocol_name(Protocol::kBuffered), "buffered");
     EXPECT_STREQ(protocol_name(Protocol::kRma), "rma");
 }
+
+// Where the BTL says its put/get do not pay for a size (below rdma_threshold, above rdma_limit),
+// auto moves puts and gets by messages; a forced rma still uses them.
+TEST(OscRdmaProtocol, AutoFollowsTheBtlsOwnMeasure) {
+    PathCaps c = rdma_path();
+    c.rma_pays = false;
+    EXPECT_EQ(choose(Setting::kAuto, op(OpKind::kGet, 8), c), Protocol::kBuffered);
+    EXPECT_EQ(choose(Setting::kAuto, op(OpKind::kPut, 1 << 20), c), Protocol::kBuffered);
+    EXPECT_EQ(choose(Setting::kRma, op(OpKind::kGet, 8), c), Protocol::kRma);
+    c.rma_pays = true;
+    EXPECT_EQ(choose(Setting::kAuto, op(OpKind::kGet, 8), c), Protocol::kRma);
+}

@@ -83,3 +83,61 @@ TEST(OscRdmaWire, RecordsRoundTripAndOverrunsAreRefused) {
     EXPECT_FALSE(beyond.next(&v));
     EXPECT_TRUE(beyond.bad());
 }
+
+TEST(OscRdmaWire, FlagsTravelInTheHeader) {
+    MsgHeader h;
+    h.win = 3;
+    h.kind = MsgKind::kData;
+    h.flags = kFlagFenceEnd;
+    h.aux = 1234;
+    uint8_t buf[kMsgHeaderBytes];
+    encode_header(h, buf);
+    MsgHeader back;
+    ASSERT_TRUE(decode_header(buf, sizeof buf, &back));
+    EXPECT_EQ(back.flags, kFlagFenceEnd);
+    EXPECT_EQ(back.aux, 1234u);
+    h.kind = MsgKind::kFenceQuery;
+    encode_header(h, buf);
+    ASSERT_TRUE(decode_header(buf, sizeof buf, &back));
+    EXPECT_EQ(back.kind, MsgKind::kFenceQuery);
+}
+
+// A whole put of plain bytes takes the 16-byte header; it reads back as the put it was, and a
+// short record claiming more bytes than the message holds is refused.
+TEST(OscRdmaWire, ShortPutRecordsRoundTrip) {
+    RecordHeader r;
+    r.kind = RecordKind::kPut;
+    r.disp = 1u << 20;
+    r.len = r.total = 8;
+    ASSERT_TRUE(is_short(r));
+    EXPECT_EQ(record_bytes(r), kShortRecordBytes + 8);
+    std::vector<uint8_t> msg(record_bytes(r) * 2);
+    encode_record(r, msg.data());
+    const uint8_t payload[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    std::memcpy(msg.data() + kShortRecordBytes, payload, 8);
+    r.disp = 24;
+    encode_record(r, msg.data() + record_bytes(r));
+    std::memcpy(msg.data() + record_bytes(r) + kShortRecordBytes, payload, 8);
+    RecordReader reader(msg.data(), msg.size());
+    RecordView v;
+    ASSERT_TRUE(reader.next(&v));
+    EXPECT_EQ(v.h.kind, RecordKind::kPut);
+    EXPECT_EQ(v.h.disp, uint64_t(1) << 20);
+    EXPECT_EQ(v.h.len, 8u);
+    EXPECT_EQ(v.h.offset, 0u);
+    EXPECT_EQ(v.h.type_len, 0u);
+    EXPECT_EQ(std::memcmp(v.payload, payload, 8), 0);
+    ASSERT_TRUE(reader.next(&v));
+    EXPECT_EQ(v.h.disp, 24u);
+    EXPECT_FALSE(reader.next(&v));
+    EXPECT_FALSE(reader.bad());
+    RecordReader cut(msg.data(), kShortRecordBytes + 7);
+    EXPECT_FALSE(cut.next(&v));
+    EXPECT_TRUE(cut.bad());
+    RecordHeader typed = r;
+    typed.type_len = 4;  // a type, a fragment, an accumulate: the full header
+    EXPECT_FALSE(is_short(typed));
+    RecordHeader frag = r;
+    frag.total = 16;
+    EXPECT_FALSE(is_short(frag));
+}

@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define PLEXUS_OSC_MAJOR 1
-#define PLEXUS_OSC_MINOR 1 /* 1.1: window modules, services; 1.0 had the scope only */
+#define PLEXUS_OSC_MINOR 2 /* 1.2: services 1.1 (int_type, op_sum); 1.1: window modules, services; 1.0 had the scope only */
 
 /* ------------------------------------------------------------------ opaque objects */
 typedef struct plexus_osc_win plexus_osc_win_t; /* a window, as the MPI layer knows it */
@@ -76,7 +76,7 @@ typedef struct plexus_osc_mem_range {
 } plexus_osc_mem_range_t;
 
 #define PLEXUS_OSC_SERVICES_MAJOR 1
-#define PLEXUS_OSC_SERVICES_MINOR 0
+#define PLEXUS_OSC_SERVICES_MINOR 1 /* 1.1: int_type, op_sum */
 
 /* What the MPI layer offers osc modules; valid from query() until MPI_Finalize. Functions return
  * MPI error classes unless said otherwise. */
@@ -139,7 +139,17 @@ typedef struct plexus_osc_services {
         ;
     /* osc_base_verbose-aware tracing, as the host API's log (level PLEXUS_LOG_*). */
     int (*verbosity)(void);
+
+    /* ---- services 1.1 (framework 1.2; members only appended: check PLEXUS_OSC_SERVICES_HAVE) */
+    /* MPI_INT and MPI_SUM, for counts summed by the coll services (the paper's fence: a
+     * reduce_scatter of the per-target operation counts). */
+    plexus_coll_dtype_t *int_type;
+    plexus_coll_op_t *op_sum;
 } plexus_osc_services_t;
+
+/* Whether services table s (of any 1.x minor) has member m. */
+#define PLEXUS_OSC_SERVICES_HAVE(s, m)                                                              \
+    ((s)->struct_size >= offsetof(plexus_osc_services_t, m) + sizeof((s)->m))
 
 /* ------------------------------------------------------------------ query scope */
 /* query() scope for osc: the window being created. Members after flavor are 1.1 (check

@@ -173,6 +173,9 @@ const plexus_osc_services_t &services() {
         info_get,
         set_error,
         verbosity,
+        // 1.1
+        coll::handle(MPI_INT),
+        coll::handle(MPI_SUM),
     };
     return table;
 }
