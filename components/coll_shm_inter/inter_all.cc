@@ -13,7 +13,7 @@ using namespace inter;
 int inter_allreduce(plexus_coll_module_t *self, const void *sendbuf, void *recvbuf, int count,
                     plexus_coll_dtype_t *type, plexus_coll_op_t *op, plexus_coll_comm_t *comm) {
     Call c = call_of(self, comm);
-    Temp mine;  // this group's reduction, at the leader
+    Temp mine(c.m->temps[0]);  // this group's reduction, at the leader
     if (c.leader())
         if (int rc = mine.init(c.svc, type, count)) return rc;
     if (int rc = local_reduce(c, sendbuf, mine.data(), count, type, op)) return rc;
@@ -30,7 +30,7 @@ int inter_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcou
     const long local_total = static_cast<long>(c.size) * sendcount;
     const long remote_total = static_cast<long>(c.remote_size) * recvcount;
     if (local_total > INT_MAX || remote_total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
-    Temp group;  // this group's blocks in rank order, as sendtype items
+    Temp group(c.m->temps[0]);  // this group's blocks in rank order, as sendtype items
     if (c.leader())
         if (int rc = group.init(c.svc, sendtype, local_total)) return rc;
     size_t mine = 0, theirs = 0;

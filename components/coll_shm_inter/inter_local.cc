@@ -20,7 +20,7 @@ int Temp::init(const plexus_coll_services_t *svc, plexus_coll_dtype_t *type, lon
     if (n <= 0) return PLEXUS_COLL_SUCCESS;
     const ptrdiff_t span = info.true_extent + (n - 1) * info.extent;
     try {
-        store_.resize(static_cast<size_t>(span > 0 ? span : 1));
+        if (store_.size() < static_cast<size_t>(span > 0 ? span : 1)) store_.resize(static_cast<size_t>(span > 0 ? span : 1));
     } catch (...) {
         return PLEXUS_COLL_ERR_NO_MEM;
     }

@@ -29,14 +29,17 @@ struct Call {
 };
 Call call_of(plexus_coll_module_t *self, plexus_coll_comm_t *comm);
 
-// n items of type in a buffer of their own (addressed true_lb before its storage).
+// n items of type in one of the module's kept buffers (addressed true_lb before its storage):
+// kept between calls, since allocating megabytes per call and touching them again costs a page
+// fault per 4 KiB (coll_basic's README, "Scratch memory").
 class Temp {
 public:
+    explicit Temp(std::vector<uint8_t> &store) : store_(store) {}
     int init(const plexus_coll_services_t *svc, plexus_coll_dtype_t *type, long n);
     void *data() { return ptr_; }
 
 private:
-    std::vector<uint8_t> store_;
+    std::vector<uint8_t> &store_;
     void *ptr_ = nullptr;
 };
 

@@ -50,7 +50,7 @@ int inter_reduce_scatter(plexus_coll_module_t *self, const void *sendbuf, void *
     long total = 0;
     for (int i = 0; i < c.size; ++i) total += recvcounts[i];
     if (total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
-    Temp mine, theirs;  // this group's reduction and the other group's, at the leader
+    Temp mine(c.m->temps[0]), theirs(c.m->temps[1]);  // this group's reduction and the other group's, at the leader
     if (c.leader()) {
         if (int rc = mine.init(c.svc, type, total)) return rc;
         if (int rc = theirs.init(c.svc, type, total)) return rc;

@@ -29,7 +29,7 @@ int inter_reduce(plexus_coll_module_t *self, const void *sendbuf, void *recvbuf,
     if (root == PLEXUS_COLL_PROC_NULL) return PLEXUS_COLL_SUCCESS;
     Call c = call_of(self, comm);
     if (root == PLEXUS_COLL_ROOT) return c.svc->recv(recvbuf, count, type, kLeader, kTagInterReduce, comm);
-    Temp partial;  // the group's reduction, at the leader (recvbuf means nothing outside the root)
+    Temp partial(c.m->temps[0]);  // the group's reduction, at the leader (recvbuf means nothing outside the root)
     if (c.leader())
         if (int rc = partial.init(c.svc, type, count)) return rc;
     if (int rc = local_reduce(c, sendbuf, partial.data(), count, type, op)) return rc;
@@ -47,7 +47,7 @@ int inter_gather(plexus_coll_module_t *self, const void *sendbuf, int sendcount,
     }
     const long total = static_cast<long>(c.size) * sendcount;
     if (total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
-    Temp group;  // the group's blocks in rank order, as sendtype items (they travel as such)
+    Temp group(c.m->temps[0]);  // the group's blocks in rank order, as sendtype items (they travel as such)
     if (c.leader())
         if (int rc = group.init(c.svc, sendtype, total)) return rc;
     size_t bytes = 0;
@@ -69,7 +69,7 @@ int inter_scatter(plexus_coll_module_t *self, const void *sendbuf, int sendcount
     }
     const long total = static_cast<long>(c.size) * recvcount;
     if (total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
-    Temp group;  // every block of the group, at the leader, as recvtype items
+    Temp group(c.m->temps[0]);  // every block of the group, at the leader, as recvtype items
     if (c.leader()) {
         if (int rc = group.init(c.svc, recvtype, total)) return rc;
         if (int rc = c.svc->recv(group.data(), static_cast<int>(total), recvtype, root, kTagInterScatter, comm))

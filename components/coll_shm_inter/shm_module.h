@@ -4,7 +4,9 @@
 // that phase through the local communicator's own chain when shared memory cannot serve it.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include <plexus/coll.h>
 
@@ -17,6 +19,7 @@ struct Module {
     Env env;
     std::unique_ptr<TwoLevel> two;  // intra: the communicator's; inter: the local group's, once made
     bool local_tried = false;       // inter: the local TwoLevel was attempted
+    std::vector<uint8_t> temps[2];  // inter: the leaders' temporaries, kept between calls
 };
 
 inline Module &module_of(plexus_coll_module_t *self) { return *reinterpret_cast<Module *>(self); }
