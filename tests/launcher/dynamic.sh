@@ -82,4 +82,11 @@ expect_line "$out" "child rank 1 connected to $parent of 2, cards ok"
 [ -s "$err" ] && { fail "connect: unexpected stderr"; show; }
 expect_clean
 
+# 60 spawned jobs one after the other: plexrun's descriptors stay, its memory hardly grows
+# (libpmix forgets every ended job; it kept about 46 kB of each before).
+run -t 60 cycles "$plexrun" -n 1 "$dyn" cycles 60
+expect_status 0
+expect_line "$out" "plexrun after 60 spawns: the same descriptors, less than 1536 kB more memory than after 10"
+expect_clean
+
 finish

@@ -349,6 +349,61 @@ int mode_miss(int argc, char **argv) {
     return 0;
 }
 
+// What /proc says of process PID: its open descriptors and its resident memory (kB).
+long count_fds(pid_t pid) {
+    std::string cmd = "ls /proc/" + std::to_string(pid) + "/fd | wc -l";
+    FILE *f = popen(cmd.c_str(), "r");
+    long n = -1;
+    if (f && std::fscanf(f, "%ld", &n) != 1) n = -1;
+    if (f) pclose(f);
+    return n;
+}
+
+long rss_kb(pid_t pid) {
+    FILE *f = std::fopen(("/proc/" + std::to_string(pid) + "/status").c_str(), "r");
+    char line[256];
+    long kb = -1;
+    while (f && std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "VmRSS: %ld", &kb) == 1) break;
+    if (f) std::fclose(f);
+    return kb;
+}
+
+// cycles N: rank 0 spawns N one-process jobs one after the other, each ending at once, and
+// waits for each to be gone; then says how plexrun's (its parent's) descriptors and resident
+// memory changed from cycle 10 to cycle N.
+int mode_cycles(int argc, char **argv) {
+    if (argc < 1) die("cycles needs N");
+    int n = std::atoi(argv[0]);
+    init();
+    const pid_t plexrun = getppid();
+    long fds0 = 0, rss0 = 0;
+    for (int i = 0; i < n; ++i) {
+        std::string child;
+        check(spawn(1, {"cycle-child"}, &child), "PMIx_Spawn");
+        pid_t pid = static_cast<pid_t>(std::atol(must_lookup(child + "-pid", 20).c_str()));
+        wait_gone(pid);
+        if (i == 9) {
+            fds0 = count_fds(plexrun);
+            rss0 = rss_kb(plexrun);
+        }
+    }
+    usleep(200 * 1000);  // plexrun has reaped the last one
+    long fds = count_fds(plexrun), rss = rss_kb(plexrun);
+    std::printf("plexrun after %d spawns: %s descriptors, %s kB more memory than after 10\n", n,
+                fds == fds0 ? "the same" : (std::to_string(fds0) + " -> " + std::to_string(fds)).c_str(),
+                rss - rss0 < 1536 ? "less than 1536" : std::to_string(rss - rss0).c_str());
+    finalize();
+    return 0;
+}
+
+int mode_cycle_child(int, char **) {
+    init();
+    publish(std::string(self.nspace) + "-pid", std::to_string(getpid()));
+    finalize();
+    return 0;
+}
+
 // find NAME: a waiting lookup (at most 20 s) of NAME; prints what it found and its publisher.
 int mode_find(int argc, char **argv) {
     if (argc < 1) die("find needs NAME");
@@ -389,7 +444,7 @@ int usage() {
     std::fprintf(stderr,
                  "usage: pmix_dyn_client universe | order SPAWNER parent|child | too-many NP |\n"
                  "       fail-child SPAWNER | connect | serve NAME | client NAME | miss NAME |\n"
-                 "       find NAME |\n"
+                 "       find NAME | cycles N |\n"
                  "       crash NAME | hold NAME\n");
     return 2;
 }
@@ -414,6 +469,8 @@ int main(int argc, char **argv) {
     if (mode == "client") return mode_client(n, rest);
     if (mode == "miss") return mode_miss(n, rest);
     if (mode == "find") return mode_find(n, rest);
+    if (mode == "cycles") return mode_cycles(n, rest);
+    if (mode == "cycle-child") return mode_cycle_child(n, rest);
     if (mode == "crash") return mode_crash(n, rest);
     if (mode == "hold") return mode_hold(n, rest);
     return usage();

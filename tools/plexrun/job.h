@@ -35,6 +35,7 @@ struct Namespace {
     std::vector<AppSpec> apps;
     std::vector<RankRecord> ranks;
     bool abandoned = false;  // a spawn that failed to start: its ranks' ends are not failures
+    bool purged = false;     // every rank ended well and libpmix forgot the namespace
 
     std::string shm_prefix() const { return shm_prefix_of(secret); }
 };

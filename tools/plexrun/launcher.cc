@@ -152,7 +152,26 @@ void Launcher::rank_ended(Namespace &ns, RankRecord &r, int wait_status) {
     store_.process_ended(ProcName{ns.name, r.rank});
     if (ns.abandoned || exit_status_) return;  // we are killing it: not news
     if (auto failure = judge_rank_end(ns, r, wait_status))
-        fail(failure->exit_status, failure->message, failure->ordinary);
+        return fail(failure->exit_status, failure->message, failure->ordinary);
+    purge_if_ended(ns);
+}
+
+// A namespace whose ranks all ended well, and whose spawned jobs all ended and were dropped,
+// is dropped from libpmix, which would otherwise keep its data for plexrun's life: tens of
+// kilobytes per spawned job, for ever, under a program that spawns 1,000 of them. A job's
+// children may still read its keys after it ended (its size, its cards), hence the wait for them;
+// its parent is looked at again once it is dropped.
+void Launcher::purge_if_ended(Namespace &ns) {
+    if (ns.purged) return;
+    for (const RankRecord &r : ns.ranks)
+        if (r.running || (r.connected && !r.finalized)) return;
+    for (const auto &other : job_.namespaces())
+        if (other->parent && other->parent->nspace == ns.name && !other->purged) return;
+    ns.purged = true;
+    bool done = server_->deregister_namespace(ns.name);
+    trace("namespace %s ended%s", ns.name.c_str(), done ? "; libpmix forgot it" : "; libpmix did not confirm");
+    if (ns.parent)
+        if (Namespace *parent = job_.find(ns.parent->nspace)) purge_if_ended(*parent);
 }
 
 void Launcher::fail(int exit_status, const std::string &message, bool ordinary) {

@@ -91,6 +91,7 @@ private:
     void on_signals();
     void reap_children();
     void rank_ended(Namespace &ns, RankRecord &r, int wait_status);
+    void purge_if_ended(Namespace &ns);
     // The first call decides the exit status and prints MESSAGE (an ordinary one only under
     // --verbose); the job is then killed.
     void fail(int exit_status, const std::string &message, bool ordinary = false);

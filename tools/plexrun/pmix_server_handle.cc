@@ -119,6 +119,22 @@ void PmixServer::register_namespace(const std::string &nspace, int local_procs, 
         "PMIx_server_register_nspace(" + nspace + ")");
 }
 
+bool PmixServer::deregister_namespace(const std::string &nspace) {
+    pmix_nspace_t ns;
+    PMIX_LOAD_NSPACE(ns, nspace.c_str());
+    auto c = std::make_shared<Completion>();  // the callback may come after a late return here
+    auto *keep = new std::shared_ptr<Completion>(c);
+    PMIx_server_deregister_nspace(
+        ns,
+        [](pmix_status_t status, void *cbdata) {
+            auto *k = static_cast<std::shared_ptr<Completion> *>(cbdata);
+            Completion::done(status, k->get());
+            delete k;
+        },
+        keep);
+    return c->wait_for(std::chrono::milliseconds(2000));
+}
+
 void PmixServer::register_client(const ProcName &proc) {
     pmix_proc_t p = proc.to_pmix();
     call_and_wait(

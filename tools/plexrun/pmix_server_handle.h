@@ -22,6 +22,9 @@ public:
     // never be called from an upcall.
     void register_namespace(const std::string &nspace, int local_procs, InfoList &info);
     void register_client(const ProcName &proc);
+    // Purges a namespace whose processes have all ended (libpmix keeps every namespace's data
+    // until told: tens of kilobytes per spawned job). false when libpmix did not confirm in time.
+    bool deregister_namespace(const std::string &nspace);
     // The NAME=VALUE entries a client needs to find this server (PMIx_server_setup_fork).
     std::vector<std::string> client_environment(const ProcName &proc);
 
