@@ -23,18 +23,19 @@ wait_for() {
   done
 }
 
-# One job serves, the other (started later) finds it; both read the other's cards and connect.
+# One job serves, the other (started later) finds it; both read the other's cards and size (the
+# other plexrun's job-level keys) and connect.
 start serve -n 1 "$dyn" serve "$svc"
 spid=$bg
 run -t 60 client "$plexrun" -n 2 "$dyn" client "$svc"
 expect_status 0
 wait $spid; sstatus=$?
 [ "$sstatus" -eq 0 ] || { fail "serve: exit status $sstatus"; cat "$work/serve.err"; }
-server=$(sed -n 's/^client rank 0 found \([^ ]*\), cards ok$/\1/p' "$out")
-client=$(sed -n 's/^server rank 0 found \([^ ]*\), cards ok$/\1/p' "$work/serve.out")
+server=$(sed -n 's/^client rank 0 found \([^ ]*\) of 1, cards ok$/\1/p' "$out")
+client=$(sed -n 's/^server rank 0 found \([^ ]*\) of 2, cards ok$/\1/p' "$work/serve.out")
 case "$server" in "plexrun.$spid.1") ;; *) fail "client: found '$server', expected plexrun.$spid.1"; show ;; esac
 case "$client" in plexrun.*.1) ;; *) fail "serve: found '$client'"; cat "$work/serve.out" "$work/serve.err" ;; esac
-expect_line "$out" "client rank 1 found $server, cards ok"
+expect_line "$out" "client rank 1 found $server of 1, cards ok"
 expect_line "$out" "client rank 0 connected"
 expect_line "$out" "client rank 1 connected"
 expect_line "$work/serve.out" "server rank 0 connected"

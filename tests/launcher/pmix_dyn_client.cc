@@ -305,7 +305,8 @@ int mode_serve(int argc, char **argv) {
     std::string client = must_lookup(name + ".client", 30);
     uint32_t n = get_u32(self.nspace, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
     for (pmix_rank_t r = 0; r < 2; ++r) expect_card(client, r);
-    std::printf("server rank %u found %s, cards ok\n", self.rank, client.c_str());
+    std::printf("server rank %u found %s of %u, cards ok\n", self.rank, client.c_str(),
+                get_u32(client, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE));
     std::fflush(stdout);
     connect_both(self.nspace, client, true);
     std::printf("server rank %u connected\n", self.rank);
@@ -329,7 +330,8 @@ int mode_client(int argc, char **argv) {
     if (server != publisher.nspace) die("the publisher of " + name + " is " + publisher.nspace + ", not " + server);
     if (self.rank == 0) publish(name + ".client", self.nspace);
     expect_card(server, 0);
-    std::printf("client rank %u found %s, cards ok\n", self.rank, server.c_str());
+    std::printf("client rank %u found %s of %u, cards ok\n", self.rank, server.c_str(),
+                get_u32(server, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE));
     std::fflush(stdout);
     connect_both(server, self.nspace, true);
     std::printf("client rank %u connected\n", self.rank);
