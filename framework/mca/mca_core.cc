@@ -182,6 +182,16 @@ void McaCore::register_framework_params() {
                                 nullptr, &err);
         params_->register_param(verbose_spec(fw), nullptr, &err);
     }
+    // Every wait of a dynamic-process call (accept, connect, join, the spawn handshake) is
+    // bounded by it, whichever dpm component serves the process.
+    ParamSpec timeout = core_spec("dpm_base_connect_timeout", PLEXUS_PARAM_INT, "60000",
+                                  "Milliseconds MPI_Comm_accept/connect/join and the spawn handshake wait "
+                                  "for the other side before failing with MPI_ERR_PORT or MPI_ERR_SPAWN",
+                                  4, "dpm", "base");
+    timeout.has_range = true;
+    timeout.min = 1;
+    timeout.max = 86400000;
+    params_->register_param(timeout, nullptr, &err);
 }
 
 bool McaCore::make_loader() {

@@ -57,6 +57,7 @@ include framework/mpi/info/local.mk
 include framework/mpi/op/local.mk
 include framework/mpi/coll/local.mk
 include framework/mpi/osc/local.mk
+include framework/mpi/dpm/local.mk
 include framework/mpi/pml/local.mk
 include framework/mpi/bml/local.mk
 include tests/unit/mpi_units.mk

@@ -15,6 +15,7 @@
 #include "mpi/buffered_send.h"
 #include "mpi/coll/coll_state.h"
 #include "mpi/comm/comm_build.h"
+#include "mpi/dpm/dpm.h"
 #include "mpi/errhandler.h"
 #include "mpi/request_complete.h"
 #include "runtime/runtime.h"
@@ -80,6 +81,8 @@ int MpiState::init(const char *function, int required, int *provided) {
     if (provided) *provided = s->thread_level;
     g_mpi = s.release();
     g_phase = Phase::Running;
+    // Once every other part runs: a spawned job meets its parents through the PML.
+    dpm::init(function);
     return MPI_SUCCESS;
 }
 
@@ -157,6 +160,8 @@ int MpiState::finalize() {
         s.reap();
         return s.freed_active == nullptr;
     });
+    // Ports close and names go before the fence, while the job manager still answers.
+    dpm::finalize();
     s.pml().drain();
     runtime::Runtime &rt = **s.runtime_;
     if (runtime::Status st = fence_while_progressing(rt, s.pml()); !st)

@@ -13,6 +13,10 @@
 
 namespace plexus::runtime {
 
+// How long a published value lives (PMIX_PERSISTENCE): the server's default, until the publisher
+// ends, or until the first lookup reads it (a one-shot message between two processes).
+enum class Persistence { Default, Process, FirstRead };
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -37,6 +41,23 @@ public:
     virtual Status publish(const std::string &key, const std::string &value) = 0;
     virtual Status lookup(const std::string &key, bool wait, int timeout_s, std::string *value) = 0;
     virtual Status unpublish(const std::string &key) = 0;
+
+    // Dynamic processes (issue 19). The defaults serve backends without a job manager: one
+    // application, the default persistence, no other jobs.
+    // Every request in one new namespace (application i gets appnum i).
+    virtual Status spawn_apps(const std::vector<SpawnRequest> &requests, std::string *nspace) {
+        if (requests.size() == 1) return spawn(requests[0], nspace);
+        return Status::error(PLEXUS_ERR_NOT_SUPPORTED, "this launcher starts one application per spawn");
+    }
+    virtual Status publish_as(const std::string &key, const std::string &value, Persistence) {
+        return publish(key, value);
+    }
+    // The number of processes of another namespace.
+    virtual Status job_size_of(const std::string &nspace, int timeout_s, uint32_t *size) {
+        (void)timeout_s;
+        (void)size;
+        return Status::error(PLEXUS_ERR_NOT_SUPPORTED, "no job manager knows namespace " + nspace);
+    }
 };
 
 }  // namespace plexus::runtime

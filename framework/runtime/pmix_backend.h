@@ -44,6 +44,15 @@ public:
         return client_->lookup(key, wait, timeout_s, value);
     }
     Status unpublish(const std::string &key) override { return client_->unpublish(key); }
+    Status spawn_apps(const std::vector<SpawnRequest> &requests, std::string *nspace) override {
+        return client_->spawn(requests, nspace);
+    }
+    Status publish_as(const std::string &key, const std::string &value, Persistence p) override {
+        return client_->publish(key, value, p);
+    }
+    Status job_size_of(const std::string &nspace, int timeout_s, uint32_t *size) override {
+        return client_->get_u32(nspace, std::nullopt, PMIX_JOB_SIZE, GetOptions{timeout_s, false}, size);
+    }
 
 private:
     PmixBackend(std::unique_ptr<PmixClient> client, JobInfo job, int job_timeout_s);

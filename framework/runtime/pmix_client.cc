@@ -238,26 +238,42 @@ Status PmixClient::abort(int status, const std::string &message) {
 }
 
 Status PmixClient::spawn(const SpawnRequest &request, std::string *nspace) {
-    std::vector<char *> argv = c_argv(request.argv), env = c_argv(request.env);
-    pmix_app_t app;
-    std::memset(&app, 0, sizeof app);
-    app.cmd = const_cast<char *>(request.command.c_str());
-    app.argv = argv.data();
-    app.env = env.data();
-    app.cwd = request.cwd.empty() ? nullptr : const_cast<char *>(request.cwd.c_str());
-    app.maxprocs = request.maxprocs;
+    return spawn(std::vector<SpawnRequest>{request}, nspace);
+}
+
+Status PmixClient::spawn(const std::vector<SpawnRequest> &requests, std::string *nspace) {
+    // The char* views must outlive PMIx_Spawn: one pair of vectors per application.
+    std::vector<std::vector<char *>> argvs, envs;
+    std::vector<pmix_app_t> apps(requests.size());
+    std::string what;
+    for (size_t i = 0; i < requests.size(); ++i) {
+        const SpawnRequest &r = requests[i];
+        argvs.push_back(c_argv(r.argv));
+        envs.push_back(c_argv(r.env));
+        pmix_app_t &app = apps[i];
+        std::memset(&app, 0, sizeof app);
+        app.cmd = const_cast<char *>(r.command.c_str());
+        app.argv = argvs.back().data();
+        app.env = envs.back().data();
+        app.cwd = r.cwd.empty() ? nullptr : const_cast<char *>(r.cwd.c_str());
+        app.maxprocs = r.maxprocs;
+        what += (what.empty() ? "" : ", ") + r.command + " x" + std::to_string(r.maxprocs);
+    }
     pmix_nspace_t child;
     PMIX_LOAD_NSPACE(child, nullptr);
-    pmix_status_t rc = PMIx_Spawn(nullptr, 0, &app, 1, child);
-    if (rc != PMIX_SUCCESS)
-        return failure(rc, "PMIx_Spawn(" + request.command + " x" + std::to_string(request.maxprocs) + ")");
+    pmix_status_t rc = PMIx_Spawn(nullptr, 0, apps.data(), apps.size(), child);
+    if (rc != PMIX_SUCCESS) return failure(rc, "PMIx_Spawn(" + what + ")");
     *nspace = child;
     return Status::ok();
 }
 
-Status PmixClient::publish(const std::string &key, const std::string &value) {
+Status PmixClient::publish(const std::string &key, const std::string &value, Persistence persistence) {
     InfoList info;
     info.add(key.c_str(), value.c_str(), PMIX_STRING);
+    if (persistence != Persistence::Default) {
+        pmix_persistence_t p = persistence == Persistence::Process ? PMIX_PERSIST_PROC : PMIX_PERSIST_FIRST_READ;
+        info.add(PMIX_PERSISTENCE, &p, PMIX_PERSIST);
+    }
     pmix_status_t rc = PMIx_Publish(info.data(), info.size());
     return rc == PMIX_SUCCESS ? Status::ok() : failure(rc, "PMIx_Publish(" + key + ")");
 }

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/backend.h"
 #include "runtime/job_info.h"
 #include "runtime/spawn_request.h"
 #include "runtime/status.h"
@@ -57,8 +58,11 @@ public:
     Status fence(const std::vector<ProcId> &procs, bool collect, int timeout_s);
     Status abort(int status, const std::string &message);
     Status spawn(const SpawnRequest &request, std::string *nspace);
+    // Every request as one application of one new namespace.
+    Status spawn(const std::vector<SpawnRequest> &requests, std::string *nspace);
 
-    Status publish(const std::string &key, const std::string &value);
+    Status publish(const std::string &key, const std::string &value,
+                   Persistence persistence = Persistence::Default);
     // wait: block until somebody publishes key (PMIX_WAIT), at most timeout_s (0 = forever).
     Status lookup(const std::string &key, bool wait, int timeout_s, std::string *value);
     Status unpublish(const std::string &key);

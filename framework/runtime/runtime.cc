@@ -218,4 +218,23 @@ Status Runtime::lookup(const std::string &key, bool wait, int timeout_ms, std::s
 
 Status Runtime::unpublish(const std::string &key) { return backend_->unpublish(key); }
 
+Status Runtime::spawn(const std::vector<SpawnRequest> &requests, std::string *nspace) {
+    Status s = backend_->spawn_apps(requests, nspace);
+    if (s) {
+        size_t procs = 0;
+        for (const auto &r : requests) procs += static_cast<size_t>(r.maxprocs);
+        log(PLEXUS_LOG_DECISION, "spawned " + std::to_string(procs) + " process(es) of " +
+                                     std::to_string(requests.size()) + " command(s) as " + *nspace);
+    }
+    return s;
+}
+
+Status Runtime::publish(const std::string &key, const std::string &value, Persistence persistence) {
+    return backend_->publish_as(key, value, persistence);
+}
+
+Status Runtime::job_size_of(const std::string &nspace, uint32_t *size) {
+    return backend_->job_size_of(nspace, timeout_seconds(settings_.modex_timeout_ms), size);
+}
+
 }  // namespace plexus::runtime

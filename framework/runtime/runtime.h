@@ -55,6 +55,11 @@ public:
     Status publish(const std::string &key, const std::string &value);
     Status lookup(const std::string &key, bool wait, int timeout_ms, std::string *value);
     Status unpublish(const std::string &key);
+    // Dynamic processes: several applications in one namespace, publish with a lifetime, the
+    // size of another job (bounded by the modex timeout).
+    Status spawn(const std::vector<SpawnRequest> &requests, std::string *nspace);
+    Status publish(const std::string &key, const std::string &value, Persistence persistence);
+    Status job_size_of(const std::string &nspace, uint32_t *size);
 
     static constexpr const char *kSecretKey = "plexus.job.secret";
 

@@ -788,6 +788,54 @@ static void check_windows(void) {
     CHECK(win == MPI_WIN_NULL);
 }
 
+/* Dynamic processes as a singleton: no parent; names and ports where the dpm component serves
+ * them; spawns of a command that does not exist fail with MPI_ERR_SPAWN; misuse is refused. */
+static int dpm_refused(int rc, int cls) { return class_of(rc) == cls || class_of(rc) == MPI_ERR_UNSUPPORTED_OPERATION; }
+
+static void check_dynamic(void) {
+    char port[MPI_MAX_PORT_NAME], found[MPI_MAX_PORT_NAME], cmd[] = "/nonexistent/plexus-no-such-program";
+    char *cmds[1] = {cmd};
+    int maxprocs[1] = {1}, codes[1] = {0}, rc;
+    MPI_Info infos[1] = {MPI_INFO_NULL};
+    MPI_Comm parent = MPI_COMM_WORLD, inter = MPI_COMM_WORLD, dup;
+    MPI_Errhandler old_world, old_self;
+    OK(MPI_Comm_get_parent(&parent));
+    CHECK(parent == MPI_COMM_NULL);
+    OK(MPI_Comm_get_errhandler(MPI_COMM_WORLD, &old_world));
+    OK(MPI_Comm_get_errhandler(MPI_COMM_SELF, &old_self));
+    OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+    rc = MPI_Open_port(MPI_INFO_NULL, port);
+    if (rc == MPI_SUCCESS) {
+        CHECK(strlen(port) < MPI_MAX_PORT_NAME);
+        rc = MPI_Publish_name("mpi-header-use", MPI_INFO_NULL, port);
+        if (rc == MPI_SUCCESS) {
+            OK(MPI_Lookup_name("mpi-header-use", MPI_INFO_NULL, found));
+            CHECK(strcmp(found, port) == 0);
+            OK(MPI_Unpublish_name("mpi-header-use", MPI_INFO_NULL, port));
+        }
+        OK(MPI_Close_port(port));
+    } else {
+        CHECK(dpm_refused(rc, MPI_ERR_OTHER));
+    }
+    CHECK(dpm_refused(MPI_Comm_spawn(cmd, MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter, codes),
+                      MPI_ERR_SPAWN));
+    CHECK(inter == MPI_COMM_NULL);
+    CHECK(dpm_refused(MPI_Comm_spawn_multiple(1, cmds, MPI_ARGVS_NULL, maxprocs, infos, 0, MPI_COMM_SELF, &inter,
+                                              MPI_ERRCODES_IGNORE),
+                      MPI_ERR_SPAWN));
+    CHECK(dpm_refused(MPI_Comm_connect("not-a-port", MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter), MPI_ERR_PORT));
+    CHECK(dpm_refused(MPI_Comm_accept("not-a-port", MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter), MPI_ERR_PORT));
+    CHECK(class_of(MPI_Comm_join(-1, &inter)) == MPI_ERR_ARG);
+    OK(MPI_Comm_dup(MPI_COMM_SELF, &dup));
+    OK(MPI_Comm_disconnect(&dup));
+    CHECK(dup == MPI_COMM_NULL);
+    OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, old_world));
+    OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, old_self));
+    OK(MPI_Errhandler_free(&old_world));
+    OK(MPI_Errhandler_free(&old_self));
+}
+
 int main(int argc, char **argv) {
     int flag, provided, rank, size, len, version, subversion;
     char name[MPI_MAX_PROCESSOR_NAME], lib[MPI_MAX_LIBRARY_VERSION_STRING], cname[MPI_MAX_OBJECT_NAME];
@@ -845,6 +893,7 @@ int main(int argc, char **argv) {
     check_derived_more();
     check_collectives();
     check_windows();
+    check_dynamic();
     CHECK(MPI_MAX_INFO_KEY == 255 && MPI_MAX_INFO_VAL == 1024 && MPI_INFO_NULL == (MPI_Info)0);
 
     if (argc > 1000) MPI_Abort(MPI_COMM_WORLD, 1); /* never */

@@ -71,7 +71,12 @@ typedef struct plexus_dpm_command {
 
 /* ------------------------------------------------------------------ services */
 #define PLEXUS_DPM_SERVICES_MAJOR 1
-#define PLEXUS_DPM_SERVICES_MINOR 0
+#define PLEXUS_DPM_SERVICES_MINOR 1 /* 1.1: local_proc, publish_as, lookup_wait, comm_self */
+
+/* How long a value publish_as publishes lives. */
+#define PLEXUS_DPM_PERSIST_DEFAULT 0    /* the job manager's default */
+#define PLEXUS_DPM_PERSIST_PROC 1       /* until the publisher ends (or unpublishes it) */
+#define PLEXUS_DPM_PERSIST_FIRST_READ 2 /* until the first lookup reads it: a one-shot message */
 
 /* What the core offers dpm modules; valid from init until MPI_Finalize. Functions return MPI
  * error classes unless said otherwise. Every wait in them is bounded (connect_timeout_ms). */
@@ -91,7 +96,10 @@ typedef struct plexus_dpm_services {
     int (*launch)(int n, const plexus_dpm_command_t cmds[], const char *const *env, char *nspace,
                   size_t nspace_len, int errcodes[]);
     /* The job manager's name service (MPI_Publish_name and friends go through it where a
-     * component has no name service of its own). lookup: PLEXUS_DPM_ERR_NAME when unknown. */
+     * component has no name service of its own; the MPI layer prefixes the service names it
+     * passes, so that they never meet a component's own keys). publish: PLEXUS_DPM_ERR_SERVICE
+     * when published already; lookup (no wait): PLEXUS_DPM_ERR_NAME when unknown; unpublish:
+     * PLEXUS_DPM_ERR_SERVICE when unknown. */
     int (*publish)(const char *service, const char *port);
     int (*lookup)(const char *service, char *port, size_t len);
     int (*unpublish)(const char *service);
@@ -124,6 +132,19 @@ typedef struct plexus_dpm_services {
         ;
     /* dpm_base_verbose-aware tracing, as the host API's log (level PLEXUS_LOG_*). */
     int (*verbosity)(void);
+
+    /* ---- 1.1 ---- */
+    /* The process at rank of comm's local group (nspace valid until finalize). */
+    int (*local_proc)(plexus_coll_comm_t *comm, int rank, plexus_dpm_proc_t *out);
+    /* The job manager's name service for a component's own messages: publish_as with a
+     * PLEXUS_DPM_PERSIST_* lifetime (PLEXUS_DPM_ERR_SERVICE when key is published already);
+     * lookup_wait waits up to timeout_ms for key to be published (PLEXUS_DPM_ERR_PORT when the
+     * time is up, the message saying what was waited for) and returns its value in *value,
+     * malloc'd: the caller frees it. */
+    int (*publish_as)(const char *key, const char *value, int persistence);
+    int (*lookup_wait)(const char *key, int timeout_ms, char **value);
+    /* MPI_COMM_SELF (the local group of MPI_Comm_join). */
+    plexus_coll_comm_t *(*comm_self)(void);
 } plexus_dpm_services_t;
 
 /* ------------------------------------------------------------------ the module */

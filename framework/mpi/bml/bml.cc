@@ -135,6 +135,20 @@ BmlPeer *Bml::resolve(uint32_t proc) {
     return &peers_[proc];
 }
 
+void Bml::del_procs(const std::vector<uint32_t> &procs) {
+    for (auto *m : modules_) {
+        if (!m->del_procs) continue;
+        std::vector<plexus_btl_endpoint_t *> eps;
+        for (uint32_t id : procs)
+            if (id < peers_.size())
+                for (const BtlPath &path : peers_[id].paths)
+                    if (path.btl == m) eps.push_back(path.ep);
+        if (!eps.empty()) m->del_procs(m, eps.size(), eps.data());
+    }
+    for (uint32_t id : procs)
+        if (id < peers_.size()) peers_[id] = BmlPeer{};
+}
+
 void Bml::register_recv(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx) {
     for (auto *m : modules_) m->register_recv(m, tag, fn, ctx);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ public:
         return resolve(proc);
     }
 
+    // The peers are gone (MPI_Comm_disconnect): every module's del_procs for their endpoints;
+    // the next peer() adds them again.
+    void del_procs(const std::vector<uint32_t> &procs);
+
     // Registers fn for tag on every module.
     void register_recv(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx);
     // Messages and transfers still in flight in any module.
@@ -58,7 +63,9 @@ private:
 
     std::vector<plexus_btl_module_t *> modules_;
     ProcTable &procs_;
-    std::vector<BmlPeer> peers_;
+    // A deque: the PML keeps pointers to its entries, and peers of other jobs are appended at
+    // run time (a vector's growth would move the entries).
+    std::deque<BmlPeer> peers_;
     std::string last_error_;
 };
 

@@ -2,6 +2,7 @@
 #include "mpi/attributes/attribute_hooks.h"
 #include "mpi/comm/comm_build.h"
 #include "mpi/comm/comm_build_common.h"
+#include "mpi/dpm/dpm.h"
 #include "mpi/errhandler.h"
 #include "mpi/error_report.h"
 
@@ -16,6 +17,7 @@ int comm_free(Comm **handle) {
                                       "; the communicator was not freed (the attributes whose callbacks "
                                       "succeeded are gone, the failing ones stay cached)");
     *handle = MPI_COMM_NULL;
+    dpm::forget(c);  // MPI_Comm_get_parent gives MPI_COMM_NULL once the parent is freed
     comm_registry().retire(&g_mpi->pml(), g_mpi->requests, c);
     return MPI_SUCCESS;
 }

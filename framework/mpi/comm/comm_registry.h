@@ -45,6 +45,11 @@ public:
     void release_all(Pml *pml);
 
     size_t count() const { return comms_.size(); }     // objects alive, hidden ones included
+    // fn(const Comm *) for every object alive (MPI_Comm_disconnect asks which peers are still used).
+    template <class Fn>
+    void for_each(Fn &&fn) const {
+        for (const auto &entry : comms_) fn(entry.first);
+    }
     size_t retired() const { return retired_.size(); }  // freed, waiting for requests
 
 private:

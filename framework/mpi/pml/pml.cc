@@ -174,6 +174,10 @@ void Pml::drain() {
                       " peer(s) with blocked sends could not be delivered in 30 s; finalizing anyway");
 }
 
+void Pml::forget_peer(uint32_t proc) {
+    if (proc < impl_->peers.size()) impl_->peers[proc].bml = nullptr;
+}
+
 // ---- Impl: control messages and progress ----
 
 BmlPeer *Pml::Impl::bml_peer(uint32_t proc) {

@@ -76,6 +76,8 @@ public:
     void drain();
 
     Bml &bml();
+    // proc's BML paths are released (MPI_Comm_disconnect): look them up again on next use.
+    void forget_peer(uint32_t proc);
 
     // The state (pml_impl.h); public so that the BTL callbacks of the PML's files can reach it.
     struct Impl;

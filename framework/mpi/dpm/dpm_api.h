@@ -1,0 +1,38 @@
+// What the dynamic-process calls (api/dpm_*.cc) share: the module or the reported reason why
+// there is none, the report of a module's error with the message it left, the root's verdict on
+// the arguments only it uses spread to its group (so that nobody waits for a root that refused),
+// and info objects as key/value arrays for the module.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <plexus/dpm.h>
+
+#include "mpi/communicator.h"
+#include "mpi/info/info.h"
+
+namespace plexus::mpi::dpm {
+
+// The module; nullptr after reporting MPI_ERR_UNSUPPORTED_OPERATION on comm (*rc set).
+plexus_dpm_module_t *module_or_report(const char *function, const Comm *comm, int *rc);
+
+// rc from a module call: MPI_SUCCESS, or the error reported on comm with the module's message
+// (or, when it left none, `what` and the class's text).
+int module_result(const char *function, const Comm *comm, int rc, const char *what);
+
+// Collective over comm: the root's check result (root_rc, already reported there) reaches every
+// process; the others report that the root refused. MPI_SUCCESS when the root accepted.
+int root_verdict(const char *function, Comm *comm, int root, int root_rc);
+
+// MPI_ERR_INFO unless info is MPI_INFO_NULL or a live info object.
+int check_info(const char *function, const Comm *comm, const Info *info, const char *name);
+
+// An info's keys and values, kept alive for a module call.
+struct InfoArrays {
+    std::vector<std::string> keys, values;
+    std::vector<const char *> key_ptrs, value_ptrs;
+    void fill(const Info *info);
+};
+
+}  // namespace plexus::mpi::dpm
