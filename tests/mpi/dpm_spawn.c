@@ -92,17 +92,25 @@ static void basic(int n)
 
 static void multiple(void)
 {
-    char *cmds[2] = {(char *)g_self, (char *)g_self};
+    /* The second command by its bare name, found through info path (its folder). */
+    char dir[4096], *slash;
+    snprintf(dir, sizeof dir, "%s", g_self);
+    slash = strrchr(dir, '/');
+    CHECK(slash != NULL, "no folder in %s", g_self);
+    *slash = '\0';
+    char *cmds[2] = {(char *)g_self, slash + 1 - dir + (char *)g_self};
     char *a0[] = {"child-multiple", "one", NULL}, *a1[] = {"child-multiple", "two", NULL};
     char **argvs[2] = {a0, a1};
     int maxprocs[2] = {1, 2}, codes[3] = {-1, -1, -1};
     MPI_Info infos[2];
     MPI_Info_create(&infos[0]);
     MPI_Info_set(infos[0], "wdir", "/tmp");
-    infos[1] = MPI_INFO_NULL;
+    MPI_Info_create(&infos[1]);
+    MPI_Info_set(infos[1], "path", dir);
     MPI_Comm inter;
     CHECK_MPI(MPI_Comm_spawn_multiple(2, cmds, argvs, maxprocs, infos, 0, MPI_COMM_WORLD, &inter, codes));
     MPI_Info_free(&infos[0]);
+    MPI_Info_free(&infos[1]);
     for (int i = 0; i < 3; ++i) CHECK_EQ(codes[i], MPI_SUCCESS);
     dpm_exchange(inter, 0, 4096 + 17);
     CHECK_MPI(MPI_Comm_disconnect(&inter));
