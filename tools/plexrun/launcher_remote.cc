@@ -221,7 +221,9 @@ void modex_ready(pmix_status_t status, char *data, size_t size, void *cbdata) {
 }  // namespace
 
 void Launcher::answer_dmodex(const ProcName &proc, ModexDone done) {
-    if (!job_.find(proc.nspace)) return done(PMIX_ERR_NOT_FOUND, {});
+    // A namespace libpmix forgot (ended, purge_if_ended) would be held there for ever.
+    const Namespace *ns = job_.find(proc.nspace);
+    if (!ns || ns->purged) return done(PMIX_ERR_NOT_FOUND, {});
     auto *p = new PendingModex{&loop_, std::move(done)};
     pmix_proc_t target = proc.to_pmix();
     // libpmix answers once the process has committed its data (it may not have yet).
