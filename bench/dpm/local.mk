@@ -7,8 +7,14 @@
 bench_dpm_sources = bench/dpm/dpm_bench.c bench/dpm/dpm_options.h bench/dpm/dpm_options.c \
 	bench/dpm/dpm_spawn.h bench/dpm/dpm_spawn.c bench/dpm/dpm_merge.h bench/dpm/dpm_merge.c \
 	bench/dpm/dpm_latency.h bench/dpm/dpm_latency.c bench/dpm/stall.h bench/dpm/stall.c
-EXTRA_DIST += bench/dpm/README.md bench/dpm/run.sh bench/dpm/report.awk bench/dpm/plot.sh \
-	$(bench_dpm_sources)
+EXTRA_DIST += bench/dpm/README.md bench/dpm/run.sh bench/dpm/report.awk bench/dpm/plot.sh
+# Built by make check too (against libmpi), so that it keeps compiling, and run by
+# tests/build/bench_dpm.sh; run.sh builds its own copies with each implementation's wrapper.
+check_PROGRAMS += bench/dpm/dpm_bench
+bench_dpm_dpm_bench_SOURCES = $(bench_dpm_sources) bench/lib/cli_numbers.h bench/lib/cli_numbers.c
+bench_dpm_dpm_bench_CPPFLAGS = $(MPI_CPPFLAGS) -I$(top_srcdir)/bench/lib
+bench_dpm_dpm_bench_LDADD = framework/mpi/libmpi.la
+bench_dpm_dpm_bench_LDFLAGS = -no-install
 bench_dpm_plexus = framework/mpi/libmpi.la tools/mpicc/mpicc-build-tree
 if HAVE_PMIX
 bench_dpm_plexus += tools/plexrun/plexrun$(EXEEXT)

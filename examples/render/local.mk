@@ -10,8 +10,14 @@ render_sources = examples/render/render.c examples/render/options.h examples/ren
 	examples/render/trace.h examples/render/trace.c examples/render/scene.h \
 	examples/render/scene.c examples/render/vec.h examples/render/png_write.h \
 	examples/render/png_write.c examples/render/watchdog.h examples/render/watchdog.c
-EXTRA_DIST += $(render_sources) examples/render/README.md tests/examples/render.sh \
-	tests/examples/render_png.sh
+EXTRA_DIST += examples/render/README.md tests/examples/render.sh tests/examples/render_png.sh
+# Built by make (scripts/demo.sh runs it under plexrun). -no-install: a real binary, not a
+# libtool wrapper, since the master spawns /proc/self/exe.
+noinst_PROGRAMS += examples/render/render
+examples_render_render_SOURCES = $(render_sources)
+examples_render_render_CPPFLAGS = $(MPI_CPPFLAGS)
+examples_render_render_LDADD = framework/mpi/libmpi.la -lm
+examples_render_render_LDFLAGS = -no-install
 
 check_PROGRAMS += tests/examples/render_png
 tests_examples_render_png_SOURCES = tests/examples/render_png.c examples/render/png_write.h \

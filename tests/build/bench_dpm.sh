@@ -60,8 +60,11 @@ if [ ! -x "$plexrun" ]; then
   echo "plexrun is not built (it needs PMIx): dpm_bench not run"
   finish
 fi
-bench=$work/dpm_bench
-if ! "$build/tools/mpicc/mpicc-build-tree" -O2 -o "$bench" "$src"/*.c -I"$PLEXUS_TOP_SRCDIR/bench/lib" \
+bench=$build/bench/dpm/dpm_bench
+if [ ! -x "$bench" ]; then
+  bench=$work/dpm_bench
+fi
+if [ "$bench" = "$work/dpm_bench" ] && ! "$build/tools/mpicc/mpicc-build-tree" -O2 -o "$bench" "$src"/*.c -I"$PLEXUS_TOP_SRCDIR/bench/lib" \
      "$PLEXUS_TOP_SRCDIR/bench/lib/cli_numbers.c" >"$work/cc.log" 2>&1; then
   if grep -q "undefined reference to .MPI_Comm_spawn" "$work/cc.log"; then
     echo "libmpi has no MPI_Comm_spawn yet: dpm_bench not run"
