@@ -1,5 +1,7 @@
 #!/bin/bash
-# Builds Plexus and shows it at work: MPI programs compiled with its mpicc and run with its
+# Builds Plexus and shows it at work: first the main demo, a ray tracer whose master spawns its
+# workers, grows the crew mid-render and merges everyone for the final statistics
+# (examples/render); then MPI programs compiled with its mpicc and run with its
 # mpirun over the shared-memory BTL, then the frameworks and components it finds, why the broken
 # ones fail, each parameter's source, and a selection dry run with a user's --mca choices.
 set -eu
@@ -19,6 +21,14 @@ show() { echo; echo "\$ $*"; status=0; "$@" || status=$?; [ "$status" -eq 0 ] ||
 # mpirun), with the default components, with shared memory's fast boxes and single copy off, and
 # the collectives with the component serving each one shown.
 plexrun="$build/tools/plexrun/plexrun"
+# The main demo (issue 19): one master process spawns 3 workers (MPI_Comm_spawn), hands out tiles
+# on demand, spawns 2 more after 30 % of the tiles (they join the same queue), merges everyone
+# (MPI_Intercomm_merge) for the final reduction, prints per-worker tile counts and the spawn
+# times, checks the image against a single-process render byte for byte and writes the PNG.
+if [ -x "$plexrun" ] && [ -x "$build/examples/render/render" ]; then
+  show "$plexrun" -n 1 "$build/examples/render/render" --workers 3 --grow 2 --check \
+    --output "$build/render.png"
+fi
 if [ -x "$plexrun" ]; then
   demo=$(mktemp -d)
   trap 'rm -rf "$demo"' EXIT
