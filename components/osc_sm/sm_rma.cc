@@ -3,6 +3,7 @@
 // sides through the services' typed copy. An accumulate holds the target's accumulate lock while
 // it reads and writes the target (MPI's per-element atomicity among accumulates).
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 #include "sm_spinlock.h"
@@ -25,6 +26,14 @@ void touched(const plexus_coll_dtype_info_t &i, int count, __int128 *lo, __int12
     *hi = __int128(i.true_lb) + i.true_extent + (step > 0 ? step : 0);
 }
 
+// The same contiguous layout on both sides (the common put and get of a predefined type): the
+// bytes move by one memmove (a rank may put from its own window into itself), without the
+// services' typed copy.
+bool same_contiguous(plexus_coll_dtype_t *a, int acount, plexus_coll_dtype_t *b, int bcount,
+                     const plexus_coll_dtype_info_t &i) {
+    return a == b && acount == bcount && i.contiguous;
+}
+
 }  // namespace
 
 int Window::enter(const char *call, int target) {
@@ -43,10 +52,10 @@ int Window::enter(const char *call, int target) {
 // Where the target's data of (disp, count, type) starts in this process, after checking that all
 // of it lies in the target's window. *empty: nothing to move.
 int Window::locate(const char *call, int target, ptrdiff_t disp, int count, plexus_coll_dtype_t *type, uint8_t **addr,
-                   bool *empty) {
+                   plexus_coll_dtype_info_t *info, bool *empty) {
     if (int rc = enter(call, target); rc != PLEXUS_OSC_SUCCESS) return rc;
     const Peer &p = peers_[size_t(target)];
-    const plexus_coll_dtype_info_t ti = info_of(svc_, type);
+    const plexus_coll_dtype_info_t &ti = *info = info_of(svc_, type);
     *empty = count == 0 || ti.size == 0;
     if (*empty) return PLEXUS_OSC_SUCCESS;
     if (disp < 0)
@@ -68,8 +77,14 @@ int Window::locate(const char *call, int target, ptrdiff_t disp, int count, plex
 int Window::put(const void *origin, int ocount, plexus_coll_dtype_t *otype, int target, ptrdiff_t disp, int tcount,
                 plexus_coll_dtype_t *ttype) {
     uint8_t *to = nullptr;
+    plexus_coll_dtype_info_t ti;
     bool empty = false;
-    if (int rc = locate("MPI_Put", target, disp, tcount, ttype, &to, &empty); rc != PLEXUS_OSC_SUCCESS || empty) return rc;
+    if (int rc = locate("MPI_Put", target, disp, tcount, ttype, &to, &ti, &empty); rc != PLEXUS_OSC_SUCCESS || empty)
+        return rc;
+    if (same_contiguous(otype, ocount, ttype, tcount, ti)) {
+        std::memmove(to + ti.true_lb, static_cast<const uint8_t *>(origin) + ti.true_lb, size_t(tcount) * ti.size);
+        return PLEXUS_OSC_SUCCESS;
+    }
     if (int rc = svc_->coll->copy(origin, ocount, otype, to, tcount, ttype))
         return fail(rc, "MPI_Put: the copy to rank %d failed", target);
     return PLEXUS_OSC_SUCCESS;
@@ -78,8 +93,14 @@ int Window::put(const void *origin, int ocount, plexus_coll_dtype_t *otype, int 
 int Window::get(void *origin, int ocount, plexus_coll_dtype_t *otype, int target, ptrdiff_t disp, int tcount,
                 plexus_coll_dtype_t *ttype) {
     uint8_t *from = nullptr;
+    plexus_coll_dtype_info_t ti;
     bool empty = false;
-    if (int rc = locate("MPI_Get", target, disp, tcount, ttype, &from, &empty); rc != PLEXUS_OSC_SUCCESS || empty) return rc;
+    if (int rc = locate("MPI_Get", target, disp, tcount, ttype, &from, &ti, &empty); rc != PLEXUS_OSC_SUCCESS || empty)
+        return rc;
+    if (same_contiguous(otype, ocount, ttype, tcount, ti)) {
+        std::memmove(static_cast<uint8_t *>(origin) + ti.true_lb, from + ti.true_lb, size_t(tcount) * ti.size);
+        return PLEXUS_OSC_SUCCESS;
+    }
     if (int rc = svc_->coll->copy(from, tcount, ttype, origin, ocount, otype))
         return fail(rc, "MPI_Get: the copy from rank %d failed", target);
     return PLEXUS_OSC_SUCCESS;
@@ -90,13 +111,13 @@ int Window::get(void *origin, int ocount, plexus_coll_dtype_t *otype, int target
 int Window::accumulate(const void *origin, int ocount, plexus_coll_dtype_t *otype, int target, ptrdiff_t disp,
                        int tcount, plexus_coll_dtype_t *ttype, plexus_coll_op_t *op) {
     uint8_t *to = nullptr;
+    plexus_coll_dtype_info_t ti;
     bool empty = false;
-    if (int rc = locate("MPI_Accumulate", target, disp, tcount, ttype, &to, &empty); rc != PLEXUS_OSC_SUCCESS || empty)
+    if (int rc = locate("MPI_Accumulate", target, disp, tcount, ttype, &to, &ti, &empty); rc != PLEXUS_OSC_SUCCESS || empty)
         return rc;
     const void *in = origin;
     std::unique_ptr<std::max_align_t[]> staging;
     if (otype != ttype || ocount != tcount) {
-        const plexus_coll_dtype_info_t ti = info_of(svc_, ttype);
         __int128 lo = 0, hi = 0;
         touched(ti, tcount, &lo, &hi);
         const size_t bytes = size_t(hi - lo);

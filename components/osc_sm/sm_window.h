@@ -85,7 +85,7 @@ private:
 
     // operations (sm_rma.cc)
     int locate(const char *call, int target, ptrdiff_t disp, int count, plexus_coll_dtype_t *type, uint8_t **addr,
-               bool *empty);
+               plexus_coll_dtype_info_t *info, bool *empty);
     int enter(const char *call, int target);
 
     // epochs (sm_epochs.cc)
