@@ -3,7 +3,11 @@
 # frameworks take one, verbose tracing prints every decision.
 . "$(dirname "$0")/common.sh"
 set -e
+# dpm_pmix, a real plugin of the build tree, outranks dpm_good; single-select keeps one.
 run tie "$info" --select dpm
+expect_contains "good        not selected  priority 20, lower than pmix (40)"
+expect_contains "Result: pmix"
+run tie_excluded "$info" --select dpm --mca dpm ^pmix
 expect_contains "good        selected      priority 20"
 run ranked "$info" --select btl
 expect_contains "Result: good other"
