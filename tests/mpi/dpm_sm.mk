@@ -1,6 +1,5 @@
 # Shared memory between jobs (issue 19 item 4; components/btl_sm/README.md, "Processes of other
-# jobs"): a spawned job reached through btl_sm alone, byte for byte. Included from
-# tests/mpi/local.mk once MPI_Comm_spawn is in the build (the dynamic-process API, issue 19).
+# jobs"): a spawned job reached through btl_sm alone, byte for byte.
 check_PROGRAMS += tests/mpi/dpm_sm
 tests_mpi_dpm_sm_SOURCES = tests/mpi/dpm_sm.c tests/mpi/dpm_util.h tests/mpi/test_util.h
 tests_mpi_dpm_sm_CPPFLAGS = $(mpi_test_includes)

@@ -116,6 +116,7 @@ include tests/mpi/topology.mk
 include tests/mpi/osc.mk
 include tests/mpi/osc_rdma.mk
 include tests/mpi/dpm.mk
+include tests/mpi/dpm_sm.mk
 include tests/mpi/osc_sm.mk
 
 mpi_runs_default = tests/mpi/default/pingpong.sh tests/mpi/default/ring.sh \
