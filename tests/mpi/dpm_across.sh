@@ -8,6 +8,7 @@
 : "${PLEXUS_TOP_BUILDDIR:?run through make check}"
 plexrun="$PLEXUS_TOP_BUILDDIR/tools/plexrun/plexrun"
 prog="$PLEXUS_TOP_BUILDDIR/tests/mpi/dpm_across"
+[ -x "$plexrun" ] || { echo "SKIP: no plexrun (Plexus was built without PMIx)"; exit 77; }
 export TMPDIR="$work/tmp" XDG_RUNTIME_DIR="$work/run"
 mkdir -p "$TMPDIR" && mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
 svc="plexus-test-across-$$"
