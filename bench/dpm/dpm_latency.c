@@ -25,8 +25,10 @@ static int pingpong(MPI_Comm c, int peer, int initiator, int iters, int stall_s,
     int warm = iters / 10 + 1;
     for (int b = -1; b < BATCHES; ++b) {
         int n = b < 0 ? warm : iters;
-        stall_arm(stall_s, what,
-                  b + 1); /* per batch: slow is not hung (Open MPI over tcp, loaded) */
+        char batch_what[160]; /* per batch: slow is not hung (Open MPI over tcp, loaded) */
+        snprintf(batch_what, sizeof batch_what, "%s, %s %d", what, b < 0 ? "warm-up" : "batch",
+                 b + 1);
+        stall_arm(stall_s, batch_what, -1);
         double t0 = MPI_Wtime();
         for (long long i = 0; i < n; ++i) {
             if (initiator) {

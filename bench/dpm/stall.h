@@ -7,7 +7,7 @@
 
 /* who: "parent" or "child"; set once. */
 void stall_init(const char *who);
-/* From now on at most seconds for what (a string literal), in cycle (-1: none). */
+/* From now on at most seconds for what (copied at once), in cycle (-1: none). */
 void stall_arm(int seconds, const char *what, long cycle);
 void stall_disarm(void);
 
