@@ -18,9 +18,11 @@ size_t OutgoingMessage::len_of(uint32_t i) const {
 OutgoingMessage::Cause OutgoingMessage::due(Clock::time_point now, std::vector<uint32_t> *out) {
     out->clear();
     if (in_flight_ && now >= timer_) {
-        // Silence for a whole timeout: everything in flight is sent again, and the next
-        // timeout is twice as long, so a congested or absent peer is not flooded.
-        for (uint32_t i = 0; i < next_fresh_; ++i)
+        // Silence for a whole timeout: the oldest unacknowledged fragment goes again as a
+        // probe, and the next timeout is twice as long, so that a slow or absent peer is not
+        // flooded. The probe's ack shows what else was lost: everything sent before it that
+        // it does not cover (presumed lost, below).
+        for (uint32_t i = 0; i < next_fresh_ && out->empty(); ++i)
             if (!frags_[i].acked) out->push_back(i);
         rto_ = std::min(rto_ * 2, timing_.rto_max);
         timer_ = now + rto_;

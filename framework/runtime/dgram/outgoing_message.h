@@ -1,7 +1,8 @@
 // One reliable message on its way: which of its fragments to send now (new ones within the
-// window, ones presumed lost because a later one was acknowledged, every unacknowledged one when
-// the retransmission timer fires), the timer's exponential back-off while the peer stays silent,
-// and the acknowledgements that have come back. No I/O: the reliable layer sends what it says.
+// window, ones presumed lost because a later one was acknowledged, the oldest unacknowledged one
+// as a probe when the retransmission timer fires), the timer's exponential back-off while the
+// peer stays silent, and the acknowledgements that have come back. No I/O: the reliable layer
+// sends what it says.
 #pragma once
 
 #include <chrono>

@@ -136,6 +136,8 @@ Status Reliable::send(Kind kind, const Address &to, const plexus_dgram_iov_t *io
         return s;
     }
     ++stats_.sent;
+    // A response acknowledges its request: the ack owed for it would only arrive after it.
+    if (reply) owed_.erase({IncomingMessages::PeerKey{reply->sender, reply->incarnation}, reply->request});
     if (op) {
         *op = new plexus_dgram_op;
         (*op)->rel = this;
