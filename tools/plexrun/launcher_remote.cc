@@ -37,8 +37,10 @@ void Launcher::start_rendezvous() {
     try {
         rendezvous_ = std::make_unique<Rendezvous>(loop_, *this);
     } catch (const std::exception &e) {
-        // The job runs anyway; only what spans plexruns is missing.
-        std::fprintf(stderr, "plexrun: no rendezvous with other plexruns: %s\n", e.what());
+        // The job runs anyway; only what spans plexruns is missing. Said under --verbose only:
+        // every job's output would carry it on a machine where /tmp/plexus-UID is not usable.
+        trace("no rendezvous with other plexruns: %s", e.what());
+        if (options_.verbose) std::fprintf(stderr, "plexrun: no rendezvous with other plexruns: %s\n", e.what());
     }
 }
 

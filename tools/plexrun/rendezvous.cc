@@ -56,13 +56,16 @@ bool private_directory(const std::string &path, std::string *why) {
     return true;
 }
 
-// $XDG_RUNTIME_DIR (the session manager made it private), else /tmp/plexus-UID made here.
+// $XDG_RUNTIME_DIR when it is private (a session manager makes it so; a container's may be
+// /tmp), else /tmp/plexus-UID made here.
 std::string choose_directory(bool *own) {
     const char *xdg = std::getenv("XDG_RUNTIME_DIR");
-    if (xdg && *xdg) {
+    std::string why;
+    if (xdg && *xdg && private_directory(xdg, &why)) {
         *own = false;
         return xdg;
     }
+    if (xdg && *xdg) trace("rendezvous: not in XDG_RUNTIME_DIR: %s", why.c_str());
     *own = true;
     return "/tmp/plexus-" + std::to_string(::getuid());
 }
