@@ -43,7 +43,9 @@ plot $clauses
 "
     else
       script="${script}set title \"$t (no data)\"
-plot 1 with lines lc rgb 'white' notitle
+set yrange [1:2]
+plot 1.5 with lines lc rgb 'white' notitle
+set autoscale y
 "
     fi
   done
