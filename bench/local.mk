@@ -37,6 +37,7 @@ bench: bench/progress_pingpong$(EXEEXT) $(bench_launch_deps)
 	$(MAKE) $(AM_MAKEFLAGS) bench-coll
 	$(MAKE) $(AM_MAKEFLAGS) bench-topology
 	$(MAKE) $(AM_MAKEFLAGS) bench-osc
+	$(MAKE) $(AM_MAKEFLAGS) bench-dpm
 .PHONY: bench
 
 # Point-to-point latency, bandwidth and message rate of Plexus against Open MPI and MPICH
