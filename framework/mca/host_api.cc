@@ -234,6 +234,18 @@ int param_is_set(const char *full_name) {
     return p->source == SourceKind::Default ? 0 : 1;
 }
 
+// ---- 1.4 ----
+
+// The launcher's word (PMIX_LOCAL_PEERS, read into the job's local peers) for this job's ranks;
+// other jobs' processes are not in it.
+int proc_on_this_node(const char *nspace, uint32_t rank) {
+    runtime::Runtime *rt = running();
+    if (!rt) return PLEXUS_ERR_NOT_AVAILABLE;
+    const runtime::JobInfo &j = rt->job();
+    if ((nspace && j.nspace != nspace) || rank >= j.size) return PLEXUS_ERR_NOT_FOUND;
+    return std::find(j.local_peers.begin(), j.local_peers.end(), rank) != j.local_peers.end() ? 1 : 0;
+}
+
 const plexus_host_api_t kTable = {
     sizeof(plexus_host_api_t), PLEXUS_HOST_API_MAJOR, PLEXUS_HOST_API_MINOR,
     param_register, param_lookup, log, verbosity, progress_register, progress_unregister,
@@ -244,6 +256,8 @@ const plexus_host_api_t kTable = {
     mem_bind_local,
     // 1.3: the service tables are filled by the runtime's facilities as they land
     &runtime::kShmServices, &runtime::dgram::kServices, param_is_set,
+    // 1.4
+    proc_on_this_node,
 };
 
 }  // namespace

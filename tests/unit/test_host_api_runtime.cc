@@ -51,22 +51,24 @@ TEST_F(HostApiRuntime, ParamIsSetTellsTheUsersSettingFromTheDefault) {
     EXPECT_EQ(host->param_is_set(nullptr), PLEXUS_ERR_BAD_PARAM);
 }
 
-TEST_F(HostApiRuntime, TheTableIsVersionOneThreeAndHasEveryNewMember) {
-    EXPECT_EQ(PLEXUS_HOST_API_MINOR, 3);
+TEST_F(HostApiRuntime, TheTableIsVersionOneFourAndHasEveryNewMember) {
+    EXPECT_EQ(PLEXUS_HOST_API_MINOR, 4);
     EXPECT_EQ(host->major, PLEXUS_HOST_API_MAJOR);
-    EXPECT_EQ(host->minor, 3);
+    EXPECT_EQ(host->minor, 4);
     EXPECT_EQ(host->struct_size, sizeof(plexus_host_api_t));
     // What a component built for 1.1 checks before calling the last member.
     EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, progress_wait) + sizeof(void *));
     // And one built for 1.2, and for 1.3.
     EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, mem_bind_local) + sizeof(void *));
     EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, param_is_set) + sizeof(void *));
+    EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, proc_on_this_node) + sizeof(void *));
     for (const void *fn : {(const void *)host->job_info, (const void *)host->job_secret,
                            (const void *)host->shm_name_prefix, (const void *)host->modex_put,
                            (const void *)host->modex_get, (const void *)host->fence,
                            (const void *)host->abort, (const void *)host->progress_wait,
                            (const void *)host->mem_bind_local, (const void *)host->shm,
-                           (const void *)host->dgram, (const void *)host->param_is_set})
+                           (const void *)host->dgram, (const void *)host->param_is_set,
+                           (const void *)host->proc_on_this_node})
         EXPECT_NE(fn, nullptr);
     // 1.0 members kept their places: a 1.0 component still finds them.
     EXPECT_LT(offsetof(plexus_host_api_t, topology_self_cpuset), offsetof(plexus_host_api_t, job_info));
@@ -125,6 +127,18 @@ TEST_F(HostApiRuntime, JobInfoFillsWhatTheCallerKnows) {
     old.struct_size = 4;
     EXPECT_EQ(host->job_info(&old), PLEXUS_ERR_BAD_PARAM);
     EXPECT_EQ(host->job_info(nullptr), PLEXUS_ERR_BAD_PARAM);
+}
+
+// Host API 1.4: the launcher's local peers (a singleton is alone on its node); processes the
+// runtime cannot place are left to the caller.
+TEST_F(HostApiRuntime, ProcOnThisNodeFollowsTheLocalPeers) {
+    EXPECT_EQ(host->proc_on_this_node(nullptr, 0), PLEXUS_ERR_NOT_AVAILABLE);  // no runtime yet
+    runtime::RuntimeSession rt;
+    ASSERT_TRUE(rt.status());
+    EXPECT_EQ(host->proc_on_this_node(nullptr, 0), 1);
+    EXPECT_EQ(host->proc_on_this_node(rt->job().nspace.c_str(), 0), 1);
+    EXPECT_EQ(host->proc_on_this_node(nullptr, 1), PLEXUS_ERR_NOT_FOUND);
+    EXPECT_EQ(host->proc_on_this_node("another-job", 0), PLEXUS_ERR_NOT_FOUND);
 }
 
 TEST_F(HostApiRuntime, SecretAndPrefixAgreeWithTheRuntime) {

@@ -92,9 +92,10 @@ typedef int (*plexus_progress_fn_t)(void *ctx);
  * struct_size covers it and that it is set (PLEXUS_HOST_HAS, plexus/sdk/host.hpp), never
  * struct_size against its own sizeof(plexus_host_api_t). */
 #define PLEXUS_HOST_API_MAJOR 1
-#define PLEXUS_HOST_API_MINOR 3  /* 1.1: job info, secret, shm prefix, modex, fence, abort, wait
+#define PLEXUS_HOST_API_MINOR 4  /* 1.1: job info, secret, shm prefix, modex, fence, abort, wait
                                   * 1.2: mem_bind_local
-                                  * 1.3: shm, dgram service tables; param_is_set */
+                                  * 1.3: shm, dgram service tables; param_is_set
+                                  * 1.4: proc_on_this_node */
 
 /* Who this process is in its job (host API 1.1). The caller sets struct_size to
  * sizeof(plexus_job_info_t) as it was built; the core fills what both know. */
@@ -200,6 +201,14 @@ struct plexus_host_api {
     /* 1 when the user set the parameter full_name (command line, environment, a parameter file),
      * 0 when it still has its default, PLEXUS_ERR_NOT_FOUND when no such parameter exists. */
     int (*param_is_set)(const char *full_name);
+
+    /* ---- Added in 1.4. ---- */
+
+    /* Whether process (nspace, rank) runs on this node, as the launcher's PMIx server says
+     * (PMIX_LOCAL_PEERS), whichever launcher started the job: 1 yes, 0 no; nspace NULL is this
+     * job. PLEXUS_ERR_NOT_FOUND when the runtime does not know (another job, a rank beyond the
+     * job's size): the caller decides by its own means (a node name in its business card). */
+    int (*proc_on_this_node)(const char *nspace, uint32_t rank);
 };
 
 /* Helpers for writing a descriptor. */
