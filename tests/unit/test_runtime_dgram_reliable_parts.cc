@@ -2,6 +2,8 @@
 // checks, the sender's window, timer back-off and selective retransmission, the receiver's
 // reassembly, duplicate suppression and acknowledgement bitmaps; its parameters. Time is passed
 // in, so nothing here waits.
+#include <numeric>
+
 #include <gmock/gmock.h>
 
 #include "base/param_registry.h"
@@ -124,8 +126,8 @@ TEST(DgramReliableOutgoing, TheWindowLimitsWhatIsInFlight) {
     EXPECT_THAT(due, ElementsAre(3u, 4u));
 }
 
-TEST(DgramReliableOutgoing, TheTimerProbesDoublingWhileSilentUpToItsCapAndResetsOnNews) {
-    OutgoingMessage m(150, 100, timing());
+TEST(DgramReliableOutgoing, TheTimerResendsABoundedBurstDoublingWhileSilentAndResetsOnNews) {
+    OutgoingMessage m(2000, 100, timing());  // 20 fragments, all in the window
     const auto t0 = Clock::now();
     auto t = t0;
     std::vector<uint32_t> due;
@@ -134,26 +136,28 @@ TEST(DgramReliableOutgoing, TheTimerProbesDoublingWhileSilentUpToItsCapAndResets
     EXPECT_EQ(m.next_timer(), t + milliseconds(10));
     EXPECT_EQ(m.due(t + milliseconds(9), &due), OutgoingMessage::Cause::none);
     std::vector<int64_t> gaps;
+    std::vector<uint32_t> oldest16(16);
+    std::iota(oldest16.begin(), oldest16.end(), 0u);
     for (int round = 0; round < 4; ++round) {
         const auto fire = m.next_timer();
         ASSERT_EQ(m.due(fire, &due), OutgoingMessage::Cause::timer);
-        EXPECT_THAT(due, ElementsAre(0u));  // only the oldest, as a probe
+        EXPECT_EQ(due, oldest16);  // the oldest, at most kTimerBurst of them
         for (uint32_t i : due) EXPECT_TRUE(m.sent(i, fire));
         gaps.push_back(std::chrono::duration_cast<milliseconds>(m.next_timer() - fire).count());
         t = fire;
     }
     EXPECT_THAT(gaps, ElementsAre(20, 40, 40, 40));
-    EXPECT_EQ(m.transmissions(), 6u);
-    const uint8_t probe = 0x1;
+    EXPECT_EQ(m.transmissions(), 20u + 4 * 16);
+    const uint8_t first = 0x1;
     int64_t rtt = -1;
-    EXPECT_EQ(m.ack(0, &probe, 1, t, &rtt), 1u);
+    EXPECT_EQ(m.ack(0, &first, 1, t, &rtt), 1u);
     EXPECT_EQ(rtt, -1);  // a retransmitted fragment's ack measures nothing (Karn)
     EXPECT_EQ(m.next_timer(), t + milliseconds(10));
-    // Fragment 1 went out before the probe that arrived: lost, sent again at once.
+    // 16-19 went out (once, at t0) before fragment 0's last copy, which arrived: lost.
     EXPECT_EQ(m.due(t, &due), OutgoingMessage::Cause::presumed_lost);
-    EXPECT_THAT(due, ElementsAre(1u));
-    EXPECT_EQ(m.ack(2, nullptr, 0, t, &rtt), 1u);
-    EXPECT_EQ(rtt, 110000);  // fragment 1 had gone once (due() only names it), 110 ms before
+    EXPECT_THAT(due, ElementsAre(16u, 17u, 18u, 19u));
+    EXPECT_EQ(m.ack(20, nullptr, 0, t, &rtt), 19u);
+    EXPECT_EQ(rtt, 110000);  // fragment 19, sent once 110 ms before (due() only names it)
     EXPECT_TRUE(m.all_acked());
     EXPECT_EQ(m.next_timer(), Clock::time_point::max());
 }

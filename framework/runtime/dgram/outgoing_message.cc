@@ -18,11 +18,12 @@ size_t OutgoingMessage::len_of(uint32_t i) const {
 OutgoingMessage::Cause OutgoingMessage::due(Clock::time_point now, std::vector<uint32_t> *out) {
     out->clear();
     if (in_flight_ && now >= timer_) {
-        // Silence for a whole timeout: the oldest unacknowledged fragment goes again as a
-        // probe, and the next timeout is twice as long, so that a slow or absent peer is not
-        // flooded. The probe's ack shows what else was lost: everything sent before it that
-        // it does not cover (presumed lost, below).
-        for (uint32_t i = 0; i < next_fresh_ && out->empty(); ++i)
+        // Silence for a whole timeout: the oldest unacknowledged fragments go again, at most
+        // kTimerBurst, and the next timeout is twice as long, so that a slow or absent peer is
+        // not flooded with a whole window each time; the acks of this burst show what else was
+        // lost (everything sent before an acked fragment: presumed lost, below). A small
+        // message is thus resent whole, which heavy loss needs.
+        for (uint32_t i = 0; i < next_fresh_ && out->size() < kTimerBurst; ++i)
             if (!frags_[i].acked) out->push_back(i);
         rto_ = std::min(rto_ * 2, timing_.rto_max);
         timer_ = now + rto_;

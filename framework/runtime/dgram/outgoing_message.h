@@ -1,7 +1,7 @@
 // One reliable message on its way: which of its fragments to send now (new ones within the
-// window, ones presumed lost because a later one was acknowledged, the oldest unacknowledged one
-// as a probe when the retransmission timer fires), the timer's exponential back-off while the
-// peer stays silent, and the acknowledgements that have come back. No I/O: the reliable layer
+// window, ones presumed lost because a later one was acknowledged, the oldest unacknowledged ones
+// (a bounded burst) when the retransmission timer fires), the timer's exponential back-off while
+// the peer stays silent, and the acknowledgements that have come back. No I/O: the reliable layer
 // sends what it says.
 #pragma once
 
@@ -19,6 +19,7 @@ public:
         std::chrono::milliseconds rto_max{1000};
         size_t window = 256u << 10;             // bytes sent and unacknowledged at most
     };
+    static constexpr size_t kTimerBurst = 16;  // fragments resent when the timer fires
     // Why fragments are due.
     enum class Cause { none, fresh, presumed_lost, timer };
 
