@@ -115,6 +115,7 @@ include tests/pmpi/local.mk
 include tests/mpi/topology.mk
 include tests/mpi/osc.mk
 include tests/mpi/osc_rdma.mk
+include tests/mpi/tcp.mk
 include tests/mpi/dpm.mk
 include tests/mpi/dpm_sm.mk
 include tests/mpi/osc_sm.mk

@@ -1,0 +1,92 @@
+// HMAC-SHA256 through OpenSSL's libcrypto (the core requires it already, for datagrams).
+#include "handshake.h"
+
+#include <sys/random.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include <cstring>
+#include <vector>
+
+namespace plexus::btl_tcp {
+namespace {
+
+constexpr char kKeyLabel[] = "plexus btl_tcp handshake key v1";
+
+bool hmac(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len, uint8_t (&out)[kMacBytes]) {
+    unsigned n = 0;
+    return ::HMAC(EVP_sha256(), key, static_cast<int>(key_len), data, len, out, &n) != nullptr && n == kMacBytes;
+}
+
+bool terminated(const char (&s)[kNspaceBytes]) { return std::memchr(s, 0, sizeof s) != nullptr; }
+
+}  // namespace
+
+bool HandshakeKey::derive(const uint8_t *secret, size_t len) {
+    uint8_t out[kMacBytes];
+    if (!hmac(secret, len, reinterpret_cast<const uint8_t *>(kKeyLabel), sizeof kKeyLabel - 1, out)) return false;
+    std::memcpy(key_.data(), out, sizeof out);
+    return true;
+}
+
+bool HandshakeKey::mac(const char *label, const Hello &hello, const uint8_t (&nonce)[kNonceBytes],
+                       uint8_t (&out)[kMacBytes]) const {
+    const size_t label_len = std::strlen(label) + 1;  // with its NUL: labels cannot run into the hello
+    std::vector<uint8_t> data(label_len + sizeof hello + kNonceBytes);
+    std::memcpy(data.data(), label, label_len);
+    std::memcpy(data.data() + label_len, &hello, sizeof hello);
+    std::memcpy(data.data() + label_len + sizeof hello, nonce, kNonceBytes);
+    return hmac(key_.data(), key_.size(), data.data(), data.size(), out);
+}
+
+bool HandshakeKey::acceptor_mac(const Hello &hello, const uint8_t (&nonce)[kNonceBytes], uint8_t (&out)[kMacBytes]) const {
+    return mac("accept", hello, nonce, out);
+}
+
+bool HandshakeKey::connector_mac(const Hello &hello, const uint8_t (&nonce)[kNonceBytes], uint8_t (&out)[kMacBytes]) const {
+    return mac("connect", hello, nonce, out);
+}
+
+bool same_mac(const uint8_t (&a)[kMacBytes], const uint8_t (&b)[kMacBytes]) {
+    return CRYPTO_memcmp(a, b, kMacBytes) == 0;
+}
+
+bool random_bytes(void *buf, size_t len) {
+    auto *p = static_cast<uint8_t *>(buf);
+    while (len > 0) {
+        const ssize_t n = ::getrandom(p, len, 0);
+        if (n <= 0) return false;
+        p += n;
+        len -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
+bool make_hello(const std::string &from_nspace, uint32_t from_rank, const std::string &to_nspace, uint32_t to_rank,
+                Hello *out) {
+    Hello h;
+    std::memset(&h, 0, sizeof h);  // padding too: the whole struct is MACed
+    if (from_nspace.size() >= kNspaceBytes || to_nspace.size() >= kNspaceBytes) return false;
+    h.magic = kHelloMagic;
+    h.version = kWireVersion;
+    h.from_rank = from_rank;
+    h.to_rank = to_rank;
+    std::memcpy(h.from_nspace, from_nspace.c_str(), from_nspace.size() + 1);
+    std::memcpy(h.to_nspace, to_nspace.c_str(), to_nspace.size() + 1);
+    if (!random_bytes(h.nonce, sizeof h.nonce)) return false;
+    *out = h;
+    return true;
+}
+
+std::string check_hello(const Hello &h) {
+    if (h.magic != kHelloMagic) return "not a btl_tcp hello (wrong magic)";
+    if (h.version != kWireVersion)
+        return "hello of wire version " + std::to_string(h.version) + ", this library speaks " +
+               std::to_string(kWireVersion);
+    if (!terminated(h.from_nspace) || !terminated(h.to_nspace)) return "hello with an unterminated namespace";
+    return "";
+}
+
+}  // namespace plexus::btl_tcp

@@ -1,0 +1,43 @@
+// The proof of the job secret that opens every connection: the key derived from the secret, the
+// two MACs over the hello and the acceptor's nonce, and the checks of what a stranger may send.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "wire.h"
+
+namespace plexus::btl_tcp {
+
+class HandshakeKey {
+public:
+    // HMAC-SHA256(secret, label): the secret itself never keys anything sent. False when the
+    // crypto library fails.
+    bool derive(const uint8_t *secret, size_t len);
+    // The acceptor's MAC (in the challenge) and the connector's (in the proof); each covers the
+    // hello and the acceptor's nonce under its own label, so neither can stand for the other.
+    bool acceptor_mac(const Hello &hello, const uint8_t (&nonce)[kNonceBytes], uint8_t (&out)[kMacBytes]) const;
+    bool connector_mac(const Hello &hello, const uint8_t (&nonce)[kNonceBytes], uint8_t (&out)[kMacBytes]) const;
+
+private:
+    bool mac(const char *label, const Hello &hello, const uint8_t (&nonce)[kNonceBytes],
+             uint8_t (&out)[kMacBytes]) const;
+    std::array<uint8_t, kMacBytes> key_{};
+};
+
+// Constant-time comparison of two MACs.
+bool same_mac(const uint8_t (&a)[kMacBytes], const uint8_t (&b)[kMacBytes]);
+
+// Fresh random bytes (getrandom); false when the kernel has none.
+bool random_bytes(void *buf, size_t len);
+
+// A hello from (from_nspace, from_rank) to (to_nspace, to_rank) with a fresh nonce; false when a
+// namespace does not fit or no randomness is available.
+bool make_hello(const std::string &from_nspace, uint32_t from_rank, const std::string &to_nspace, uint32_t to_rank,
+                Hello *out);
+
+// Empty when a received hello is well formed (magic, version, terminated namespaces), else why not.
+std::string check_hello(const Hello &h);
+
+}  // namespace plexus::btl_tcp
