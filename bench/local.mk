@@ -79,6 +79,7 @@ include bench/coll/local.mk
 include bench/coll_inter/local.mk
 include bench/topology/local.mk
 include bench/dpm/local.mk
+include bench/dgram/local.mk
 include bench/osc/local.mk
 
 # The runners' host probe (bench/lib/common.sh builds its own copy); built by make check so that
