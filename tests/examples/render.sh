@@ -50,6 +50,13 @@ expect_not_contains "grew after"
 # The same scene and size, however it was cut up: the same file.
 check "the grown and the plain render wrote identical PNGs" cmp "$work/grow.png" "$work/plain.png"
 
+# No hang, ever: a deadline far too short for a big image ends the job, saying what was awaited.
+run -t 90 deadline "$plexrun" -n 1 --timeout 60 "$render" --workers 1 --size 4000x4000 --samples 4 \
+  --timeout 1 --output "$work/never.png"
+[ "$status" -ne 0 ] || { fail "deadline: exit status 0, expected the watchdog's failure"; show; }
+expect_contains "gave up after 1 s waiting for"
+check "the job that gave up wrote no image" test ! -e "$work/never.png"
+
 # Bad input: named, status 2, nothing spawned.
 run -t 60 bad_workers "$plexrun" -n 1 "$render" --workers -1
 expect_status 2
