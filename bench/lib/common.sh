@@ -13,7 +13,19 @@ plexrun="$build/tools/plexrun/plexrun"
 # Open MPI: ob1 over its shared-memory BTL (vader) is what it uses here anyway (there is no UCX
 # PML in Debian's build); naming it skips probing tcp and gave the best numbers.
 ompi_mca="--mca pml ob1 --mca btl self,vader"
+# Extra Plexus launcher arguments and MPICH environment (use_tcp_paths sets both).
+plexus_mca=""
+mpich_env=()
 declare -A cc_pre cc_post skipped
+
+# use_tcp_paths: every implementation moves bytes over TCP sockets, even between ranks of one host
+# (Plexus btl tcp,self; Open MPI btl tcp,self; MPICH's ch4:ucx with every peer taken as remote
+# (MPIR_CVAR_NOLOCAL) and UCX's tcp transport only).
+use_tcp_paths() {
+  plexus_mca="--mca btl tcp,self"
+  ompi_mca="--mca pml ob1 --mca btl tcp,self"
+  mpich_env=(MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self)
+}
 
 label() { case $1 in plexus) echo Plexus ;; openmpi) echo "Open MPI" ;; mpich) echo MPICH ;; esac; }
 
@@ -87,18 +99,19 @@ set_launcher() {
   local bind
   bind=$(binding "$2")
   case $1 in
-    plexus) launcher=("$plexrun" -n "$2" --bind-to "$bind") ;;
+    # shellcheck disable=SC2206  # $plexus_mca is several words on purpose
+    plexus) launcher=("$plexrun" $plexus_mca -n "$2" --bind-to "$bind") ;;
     openmpi)
       # shellcheck disable=SC2206  # $ompi_mca is several words on purpose
       launcher=(mpirun.openmpi --allow-run-as-root --oversubscribe $ompi_mca -n "$2" --bind-to "$bind") ;;
-    mpich) launcher=(mpirun.mpich -n "$2" -bind-to "$bind") ;;
+    mpich) launcher=(env "${mpich_env[@]}" mpirun.mpich -n "$2" -bind-to "$bind") ;;
   esac
 }
 launch_flags() {
   case $1 in
-    plexus) echo "plexrun -n N --bind-to core (N <= $ncores) / none (N > $ncores)" ;;
+    plexus) echo "plexrun ${plexus_mca:+$plexus_mca }-n N --bind-to core (N <= $ncores) / none (N > $ncores)" ;;
     openmpi) echo "mpirun.openmpi --allow-run-as-root --oversubscribe $ompi_mca -n N --bind-to core (N <= $ncores) / none (N > $ncores)" ;;
-    mpich) echo "mpirun.mpich -n N -bind-to core (N <= $ncores) / none (N > $ncores)" ;;
+    mpich) echo "${mpich_env[*]:+${mpich_env[*]} }mpirun.mpich -n N -bind-to core (N <= $ncores) / none (N > $ncores)" ;;
   esac
 }
 

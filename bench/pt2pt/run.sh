@@ -8,18 +8,21 @@
 # The bandwidth runs also run on a busy machine: with --busy N (default 6) spinning processes
 # of the runner's own beside the two ranks, for every implementation alike (busy_load.sh).
 #
+# With --tcp every implementation runs over its TCP path, also between the ranks of this host
+# (Plexus btl tcp,self, Open MPI btl tcp,self, MPICH ch4:ucx on UCX's tcp: bench/lib/common.sh).
+#
 # usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl plexus,openmpi,mpich] [--repeat N]
-#               [--timeout SECONDS] [--busy N]
+#               [--timeout SECONDS] [--busy N] [--tcp]
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
-usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl plexus,openmpi,mpich] [--repeat N] [--timeout SECONDS] [--busy N]"
+usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl plexus,openmpi,mpich] [--repeat N] [--timeout SECONDS] [--busy N] [--tcp]"
 [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "run.sh: build directory '$1' does not exist" >&2; exit 2; }
 results=$2
 shift 2
-quick=0 impls=plexus,openmpi,mpich repeat='' run_timeout='' busy=6
+quick=0 impls=plexus,openmpi,mpich repeat='' run_timeout='' busy=6 tcp=0
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
@@ -27,6 +30,7 @@ while [ $# -gt 0 ]; do
     --repeat) repeat=${2:?--repeat wants a number of runs}; shift ;;
     --timeout) run_timeout=${2:?--timeout wants seconds}; shift ;;
     --busy) busy=${2:?--busy wants a number of spinning processes}; shift ;;
+    --tcp) tcp=1 ;;
     *) echo "run.sh: unknown option '$1'" >&2; echo "$usage" >&2; exit 2 ;;
   esac
   shift
@@ -38,6 +42,7 @@ done
 # busy_start, busy_stop
 # shellcheck source=busy_load.sh
 . "$here/busy_load.sh"
+[ "$tcp" = 1 ] && use_tcp_paths
 check_impls "$impls"
 case ${repeat:-1} in ''|*[!0-9]*|0) echo "run.sh: --repeat wants a positive number, got '$repeat'" >&2; exit 2 ;; esac
 case ${run_timeout:-1} in ''|*[!0-9]*|0) echo "run.sh: --timeout wants positive seconds, got '$run_timeout'" >&2; exit 2 ;; esac
@@ -166,6 +171,7 @@ run_config() {
 
 echo "Point-to-point benchmarks: $(date '+%F %T'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$quick" = 1 ] && echo "quick mode: fewer sizes and iterations, a single run each"
+[ "$tcp" = 1 ] && echo "TCP paths: every implementation over TCP sockets, also between ranks of this host"
 prepare_impls "$impls" build_programs PROGRAM.c
 setup_host_probe "$results/raw"
 echo "every run: timeout ${run_timeout} s; up to $repeat runs per point, fewer once ${budget} s are spent;" \
