@@ -28,8 +28,8 @@ const plexus_component_t *g_self = nullptr;
 
 int function_priority() {
     plexus_param_value_t v{};
-    if (g_host && g_host->param_lookup("coll_shm_inter_priority", &v) == PLEXUS_SUCCESS && v.i >= 0 &&
-        v.i <= PLEXUS_PRIORITY_MAX)
+    if (g_host && g_host->param_lookup("coll_shm_inter_priority", &v) == PLEXUS_SUCCESS &&
+        v.i >= 0 && v.i <= PLEXUS_PRIORITY_MAX)
         return static_cast<int>(v.i);
     return kPriority;
 }
@@ -41,8 +41,10 @@ bool has_services(const plexus_coll_scope_t &scope) {
 
 struct ShmInter {
     static constexpr plexus::sdk::Identity identity{
-        "plexus-coll-shm-inter", "BSD-3-Clause",
-        "shared-memory collectives per node group, and inter-communicator collectives over them", {1, 0, 0}};
+        "plexus-coll-shm-inter",
+        "BSD-3-Clause",
+        "shared-memory collectives per node group, and inter-communicator collectives over them",
+        {1, 0, 0}};
 
     static int register_params(const plexus_host_api_t *host, const plexus_component_t *self) {
         g_host = host;
@@ -50,7 +52,8 @@ struct ShmInter {
         return plexus::coll_shm_inter::register_params(host, self);
     }
 
-    static int open(const plexus_host_api_t *host, const plexus_component_t *self, plexus_reason_t *why) {
+    static int open(const plexus_host_api_t *host, const plexus_component_t *self,
+                    plexus_reason_t *why) {
         g_host = host;
         g_self = self;
         if (!PLEXUS_HOST_HAS(host, progress_wait) || !PLEXUS_HOST_HAS(host, job_info)) {
@@ -76,16 +79,19 @@ struct ShmInter {
         if (scope->is_inter) {
             m = create_inter_module(env, priority);
         } else if (scope->size < 2) {
-            return plexus::sdk::decline(result, "a communicator of one process has nobody to share memory with");
+            return plexus::sdk::decline(
+                result, "a communicator of one process has nobody to share memory with");
         } else if (!live) {
             m = create_intra_module(env, nullptr, priority);  // a dry run's: never called
         } else {
             std::unique_ptr<TwoLevel> two;
             std::string why;
             const int rc = TwoLevel::create(env, scope->comm, &two, &why);
-            if (rc == PLEXUS_ERR_NOT_AVAILABLE) return plexus::sdk::decline(result, "%s", why.c_str());
+            if (rc == PLEXUS_ERR_NOT_AVAILABLE)
+                return plexus::sdk::decline(result, "%s", why.c_str());
             if (rc != PLEXUS_SUCCESS)
-                return plexus::sdk::decline(result, "the setup's messages failed (MPI error class %d)", rc);
+                return plexus::sdk::decline(result,
+                                            "the setup's messages failed (MPI error class %d)", rc);
             m = create_intra_module(env, std::move(two), priority);
         }
         if (!m) {

@@ -18,14 +18,15 @@ int inter_allreduce(plexus_coll_module_t *self, const void *sendbuf, void *recvb
         if (int rc = mine.init(c.svc, type, count)) return rc;
     if (int rc = local_reduce(c, sendbuf, mine.data(), count, type, op)) return rc;
     if (c.leader())
-        if (int rc = c.svc->sendrecv(mine.data(), count, type, kLeader, recvbuf, count, type, kLeader,
-                                     kTagInterAllreduce, comm))
+        if (int rc = c.svc->sendrecv(mine.data(), count, type, kLeader, recvbuf, count, type,
+                                     kLeader, kTagInterAllreduce, comm))
             return rc;
     return local_bcast(c, recvbuf, count, type);
 }
 
-int inter_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
-                    void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype, plexus_coll_comm_t *comm) {
+int inter_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcount,
+                    plexus_coll_dtype_t *sendtype, void *recvbuf, int recvcount,
+                    plexus_coll_dtype_t *recvtype, plexus_coll_comm_t *comm) {
     Call c = call_of(self, comm);
     const long local_total = static_cast<long>(c.size) * sendcount;
     const long remote_total = static_cast<long>(c.remote_size) * recvcount;
@@ -37,12 +38,16 @@ int inter_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcou
     if (int rc = bytes_of(c.svc, sendtype, sendcount, &mine)) return rc;
     if (int rc = bytes_of(c.svc, recvtype, remote_total, &theirs)) return rc;
     if (mine)
-        if (int rc = local_gather(c, sendbuf, sendcount, sendtype, group.data(), sendcount, sendtype)) return rc;
-    if (c.leader())
-        if (int rc = c.svc->sendrecv(group.data(), static_cast<int>(local_total), sendtype, kLeader, recvbuf,
-                                     static_cast<int>(remote_total), recvtype, kLeader, kTagInterAllgather, comm))
+        if (int rc =
+                local_gather(c, sendbuf, sendcount, sendtype, group.data(), sendcount, sendtype))
             return rc;
-    return theirs ? local_bcast(c, recvbuf, static_cast<int>(remote_total), recvtype) : PLEXUS_COLL_SUCCESS;
+    if (c.leader())
+        if (int rc = c.svc->sendrecv(group.data(), static_cast<int>(local_total), sendtype, kLeader,
+                                     recvbuf, static_cast<int>(remote_total), recvtype, kLeader,
+                                     kTagInterAllgather, comm))
+            return rc;
+    return theirs ? local_bcast(c, recvbuf, static_cast<int>(remote_total), recvtype)
+                  : PLEXUS_COLL_SUCCESS;
 }
 
 }  // namespace plexus::coll_shm_inter

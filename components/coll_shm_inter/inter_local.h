@@ -51,10 +51,10 @@ int local_barrier(Call &c);  // the whole barrier (for groups without shared mem
 int local_bcast(Call &c, void *buf, int count, plexus_coll_dtype_t *type);
 int local_reduce(Call &c, const void *sendbuf, void *recvbuf, int count, plexus_coll_dtype_t *type,
                  plexus_coll_op_t *op);
-int local_gather(Call &c, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype, void *recvbuf,
-                 int recvcount, plexus_coll_dtype_t *recvtype);
-int local_scatter(Call &c, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype, void *recvbuf,
-                  int recvcount, plexus_coll_dtype_t *recvtype);
+int local_gather(Call &c, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
+                 void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype);
+int local_scatter(Call &c, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
+                  void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype);
 // The local group's TwoLevel, made on first use; nullptr when shared memory cannot serve the
 // group (every process of the group agrees). *rc: an error of the setup's messages.
 TwoLevel *local_two(Call &c, int *rc);

@@ -11,68 +11,83 @@ namespace plexus::coll_shm_inter {
 
 using namespace inter;
 
-int inter_bcast(plexus_coll_module_t *self, void *buf, int count, plexus_coll_dtype_t *type, int root,
-                plexus_coll_comm_t *comm) {
+int inter_bcast(plexus_coll_module_t *self, void *buf, int count, plexus_coll_dtype_t *type,
+                int root, plexus_coll_comm_t *comm) {
     if (root == PLEXUS_COLL_PROC_NULL) return PLEXUS_COLL_SUCCESS;
     Call c = call_of(self, comm);
-    if (root == PLEXUS_COLL_ROOT) return c.svc->send(buf, count, type, kLeader, kTagInterBcast, comm);
+    if (root == PLEXUS_COLL_ROOT)
+        return c.svc->send(buf, count, type, kLeader, kTagInterBcast, comm);
     if (c.leader())
         if (int rc = c.svc->recv(buf, count, type, root, kTagInterBcast, comm)) return rc;
-    // Processes may describe an empty message with different counts: bytes decide, alike everywhere.
+    // Processes may describe an empty message with different counts: bytes decide, alike
+    // everywhere.
     size_t bytes = 0;
     if (int rc = bytes_of(c.svc, type, count, &bytes)) return rc;
     return bytes ? local_bcast(c, buf, count, type) : PLEXUS_COLL_SUCCESS;
 }
 
-int inter_reduce(plexus_coll_module_t *self, const void *sendbuf, void *recvbuf, int count, plexus_coll_dtype_t *type,
-                 plexus_coll_op_t *op, int root, plexus_coll_comm_t *comm) {
+int inter_reduce(plexus_coll_module_t *self, const void *sendbuf, void *recvbuf, int count,
+                 plexus_coll_dtype_t *type, plexus_coll_op_t *op, int root,
+                 plexus_coll_comm_t *comm) {
     if (root == PLEXUS_COLL_PROC_NULL) return PLEXUS_COLL_SUCCESS;
     Call c = call_of(self, comm);
-    if (root == PLEXUS_COLL_ROOT) return c.svc->recv(recvbuf, count, type, kLeader, kTagInterReduce, comm);
-    Temp partial(c.m->temps[0]);  // the group's reduction, at the leader (recvbuf means nothing outside the root)
+    if (root == PLEXUS_COLL_ROOT)
+        return c.svc->recv(recvbuf, count, type, kLeader, kTagInterReduce, comm);
+    Temp partial(c.m->temps[0]);  // the group's reduction, at the leader (recvbuf means nothing
+                                  // outside the root)
     if (c.leader())
         if (int rc = partial.init(c.svc, type, count)) return rc;
     if (int rc = local_reduce(c, sendbuf, partial.data(), count, type, op)) return rc;
-    return c.leader() ? c.svc->send(partial.data(), count, type, root, kTagInterReduce, comm) : PLEXUS_COLL_SUCCESS;
+    return c.leader() ? c.svc->send(partial.data(), count, type, root, kTagInterReduce, comm)
+                      : PLEXUS_COLL_SUCCESS;
 }
 
-int inter_gather(plexus_coll_module_t *self, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
-                 void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype, int root, plexus_coll_comm_t *comm) {
+int inter_gather(plexus_coll_module_t *self, const void *sendbuf, int sendcount,
+                 plexus_coll_dtype_t *sendtype, void *recvbuf, int recvcount,
+                 plexus_coll_dtype_t *recvtype, int root, plexus_coll_comm_t *comm) {
     if (root == PLEXUS_COLL_PROC_NULL) return PLEXUS_COLL_SUCCESS;
     Call c = call_of(self, comm);
     if (root == PLEXUS_COLL_ROOT) {
         const long total = static_cast<long>(c.remote_size) * recvcount;
         if (total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
-        return c.svc->recv(recvbuf, static_cast<int>(total), recvtype, kLeader, kTagInterGather, comm);
+        return c.svc->recv(recvbuf, static_cast<int>(total), recvtype, kLeader, kTagInterGather,
+                           comm);
     }
     const long total = static_cast<long>(c.size) * sendcount;
     if (total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
-    Temp group(c.m->temps[0]);  // the group's blocks in rank order, as sendtype items (they travel as such)
+    Temp group(c.m->temps[0]);  // the group's blocks in rank order, as sendtype items (they travel
+                                // as such)
     if (c.leader())
         if (int rc = group.init(c.svc, sendtype, total)) return rc;
     size_t bytes = 0;
     if (int rc = bytes_of(c.svc, sendtype, sendcount, &bytes)) return rc;
     if (bytes)
-        if (int rc = local_gather(c, sendbuf, sendcount, sendtype, group.data(), sendcount, sendtype)) return rc;
+        if (int rc =
+                local_gather(c, sendbuf, sendcount, sendtype, group.data(), sendcount, sendtype))
+            return rc;
     if (!c.leader()) return PLEXUS_COLL_SUCCESS;
-    return c.svc->send(group.data(), static_cast<int>(total), sendtype, root, kTagInterGather, comm);
+    return c.svc->send(group.data(), static_cast<int>(total), sendtype, root, kTagInterGather,
+                       comm);
 }
 
-int inter_scatter(plexus_coll_module_t *self, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
-                  void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype, int root, plexus_coll_comm_t *comm) {
+int inter_scatter(plexus_coll_module_t *self, const void *sendbuf, int sendcount,
+                  plexus_coll_dtype_t *sendtype, void *recvbuf, int recvcount,
+                  plexus_coll_dtype_t *recvtype, int root, plexus_coll_comm_t *comm) {
     if (root == PLEXUS_COLL_PROC_NULL) return PLEXUS_COLL_SUCCESS;
     Call c = call_of(self, comm);
     if (root == PLEXUS_COLL_ROOT) {
         const long total = static_cast<long>(c.remote_size) * sendcount;
         if (total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
-        return c.svc->send(sendbuf, static_cast<int>(total), sendtype, kLeader, kTagInterScatter, comm);
+        return c.svc->send(sendbuf, static_cast<int>(total), sendtype, kLeader, kTagInterScatter,
+                           comm);
     }
     const long total = static_cast<long>(c.size) * recvcount;
     if (total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
     Temp group(c.m->temps[0]);  // every block of the group, at the leader, as recvtype items
     if (c.leader()) {
         if (int rc = group.init(c.svc, recvtype, total)) return rc;
-        if (int rc = c.svc->recv(group.data(), static_cast<int>(total), recvtype, root, kTagInterScatter, comm))
+        if (int rc = c.svc->recv(group.data(), static_cast<int>(total), recvtype, root,
+                                 kTagInterScatter, comm))
             return rc;
     }
     size_t bytes = 0;

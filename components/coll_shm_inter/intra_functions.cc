@@ -11,14 +11,14 @@ int intra_barrier(plexus_coll_module_t *self, plexus_coll_comm_t *) {
     return ops::barrier(m.env, *m.two);
 }
 
-int intra_bcast(plexus_coll_module_t *self, void *buf, int count, plexus_coll_dtype_t *type, int root,
-                plexus_coll_comm_t *) {
+int intra_bcast(plexus_coll_module_t *self, void *buf, int count, plexus_coll_dtype_t *type,
+                int root, plexus_coll_comm_t *) {
     Module &m = module_of(self);
     return ops::bcast(m.env, *m.two, buf, count, type, root);
 }
 
-int intra_reduce(plexus_coll_module_t *self, const void *sendbuf, void *recvbuf, int count, plexus_coll_dtype_t *type,
-                 plexus_coll_op_t *op, int root, plexus_coll_comm_t *) {
+int intra_reduce(plexus_coll_module_t *self, const void *sendbuf, void *recvbuf, int count,
+                 plexus_coll_dtype_t *type, plexus_coll_op_t *op, int root, plexus_coll_comm_t *) {
     Module &m = module_of(self);
     return ops::reduce(m.env, *m.two, sendbuf, recvbuf, count, type, op, root);
 }
@@ -29,22 +29,28 @@ int intra_allreduce(plexus_coll_module_t *self, const void *sendbuf, void *recvb
     return ops::reduce(m.env, *m.two, sendbuf, recvbuf, count, type, op, -1);
 }
 
-int intra_gather(plexus_coll_module_t *self, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
-                 void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype, int root, plexus_coll_comm_t *) {
+int intra_gather(plexus_coll_module_t *self, const void *sendbuf, int sendcount,
+                 plexus_coll_dtype_t *sendtype, void *recvbuf, int recvcount,
+                 plexus_coll_dtype_t *recvtype, int root, plexus_coll_comm_t *) {
     Module &m = module_of(self);
-    return ops::gather(m.env, *m.two, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+    return ops::gather(m.env, *m.two, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       root);
 }
 
-int intra_scatter(plexus_coll_module_t *self, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
-                  void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype, int root, plexus_coll_comm_t *) {
+int intra_scatter(plexus_coll_module_t *self, const void *sendbuf, int sendcount,
+                  plexus_coll_dtype_t *sendtype, void *recvbuf, int recvcount,
+                  plexus_coll_dtype_t *recvtype, int root, plexus_coll_comm_t *) {
     Module &m = module_of(self);
-    return ops::scatter(m.env, *m.two, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+    return ops::scatter(m.env, *m.two, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                        root);
 }
 
-int intra_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
-                    void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype, plexus_coll_comm_t *) {
+int intra_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcount,
+                    plexus_coll_dtype_t *sendtype, void *recvbuf, int recvcount,
+                    plexus_coll_dtype_t *recvtype, plexus_coll_comm_t *) {
     Module &m = module_of(self);
-    return ops::gather(m.env, *m.two, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, -1);
+    return ops::gather(m.env, *m.two, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       -1);
 }
 
 }  // namespace plexus::coll_shm_inter

@@ -10,7 +10,8 @@ int apply(void *ctx, const void *in, void *inout, size_t items) {
 
 }  // namespace
 
-int Packed::init(const plexus_coll_services_t *svc, const void *buf, long count, plexus_coll_dtype_t *type) {
+int Packed::init(const plexus_coll_services_t *svc, const void *buf, long count,
+                 plexus_coll_dtype_t *type) {
     svc_ = svc;
     buf_ = const_cast<void *>(buf);
     count_ = static_cast<int>(count);
@@ -43,6 +44,8 @@ int Packed::unpack() const {
     return svc_->copy(data_, static_cast<int>(bytes_), svc_->byte_type, buf_, count_, type_);
 }
 
-Combine combine_of(OpCall *call) { return Combine{apply, call}; }
+Combine combine_of(OpCall *call) {
+    return Combine{apply, call};
+}
 
 }  // namespace plexus::coll_shm_inter

@@ -17,7 +17,8 @@ namespace plexus::coll_shm_inter {
 class Packed {
 public:
     // The view of count items of type at buf; PLEXUS_COLL_SUCCESS or the services' error.
-    int init(const plexus_coll_services_t *svc, const void *buf, long count, plexus_coll_dtype_t *type);
+    int init(const plexus_coll_services_t *svc, const void *buf, long count,
+             plexus_coll_dtype_t *type);
     uint8_t *data() const { return data_; }
     size_t bytes() const { return bytes_; }
     bool direct() const { return direct_; }
@@ -45,6 +46,8 @@ struct OpCall {
 Combine combine_of(OpCall *call);
 
 // Whether n bytes fit the int counts of the services.
-inline bool fits_int(size_t n) { return n <= static_cast<size_t>(INT_MAX); }
+inline bool fits_int(size_t n) {
+    return n <= static_cast<size_t>(INT_MAX);
+}
 
 }  // namespace plexus::coll_shm_inter

@@ -29,11 +29,18 @@ std::pair<size_t, size_t> stripe(size_t n, int r, int p) {
 
 }  // namespace
 
-Waiter spin_waiter() { return Waiter{spin_then_yield, nullptr}; }
+Waiter spin_waiter() {
+    return Waiter{spin_then_yield, nullptr};
+}
 
-Engine::Engine(uint8_t *base, const Layout &layout, int rank, Tree tree, Waiter waiter, SingleCopy copy,
-               int flat_up_to)
-    : base_(base), layout_(layout), rank_(rank), tree_(std::move(tree)), waiter_(waiter), copy_(copy),
+Engine::Engine(uint8_t *base, const Layout &layout, int rank, Tree tree, Waiter waiter,
+               SingleCopy copy, int flat_up_to)
+    : base_(base),
+      layout_(layout),
+      rank_(rank),
+      tree_(std::move(tree)),
+      waiter_(waiter),
+      copy_(copy),
       flat_(layout.procs <= flat_up_to) {}
 
 // ---- the flags
@@ -42,8 +49,12 @@ void Engine::may_write(uint64_t phase) {
     if (phase > 2) wait_all_done(phase - 2);
 }
 
-void Engine::post(uint64_t phase) { store_release(control(rank_).posted, phase); }
-void Engine::done(uint64_t phase) { store_release(control(rank_).done, phase); }
+void Engine::post(uint64_t phase) {
+    store_release(control(rank_).posted, phase);
+}
+void Engine::done(uint64_t phase) {
+    store_release(control(rank_).done, phase);
+}
 
 // Starting with the next process, so that they do not all poll the same line first.
 void Engine::wait_all_posted(uint64_t phase) const {
@@ -86,7 +97,8 @@ void Engine::barrier() {
 int Engine::bcast(void *data, size_t bytes, int root, size_t cma_from) {
     if (bytes == 0) return 0;
     auto *buf = static_cast<uint8_t *>(data);
-    const bool by_copy = cma_from > 0 && bytes >= cma_from && copy_.read != nullptr && layout_.procs > 1;
+    const bool by_copy =
+        cma_from > 0 && bytes >= cma_from && copy_.read != nullptr && layout_.procs > 1;
     if (by_copy) return bcast_by_single_copy(data, bytes, root);
     const size_t step = layout_.set_bytes();
     for (size_t off = 0; off < bytes; off += step) {
@@ -127,7 +139,8 @@ int Engine::bcast_by_single_copy(void *data, size_t bytes, int root) {
 // Vectors of one chunk up to kDirectReduceBytes: one phase, in which every process that wants
 // the result combines all the slots itself (right to left, straight into out); the others leave
 // once they have written.
-int Engine::reduce_direct(const void *in, void *out, size_t items, size_t item_bytes, Combine combine, int root) {
+int Engine::reduce_direct(const void *in, void *out, size_t items, size_t item_bytes,
+                          Combine combine, int root) {
     const int p = layout_.procs;
     const size_t bytes = items * item_bytes;
     const uint64_t g = next_phase();
@@ -138,7 +151,8 @@ int Engine::reduce_direct(const void *in, void *out, size_t items, size_t item_b
     if (root < 0 || rank_ == root) {
         wait_all_posted(g);
         std::memcpy(out, slot(g, p - 1), bytes);
-        for (int i = p - 2; i >= 0 && rc == 0; --i) rc = combine.apply(combine.ctx, slot(g, i), out, items);
+        for (int i = p - 2; i >= 0 && rc == 0; --i)
+            rc = combine.apply(combine.ctx, slot(g, i), out, items);
     }
     done(g);
     return rc;
@@ -147,7 +161,8 @@ int Engine::reduce_direct(const void *in, void *out, size_t items, size_t item_b
 // Larger: per chunk two phases. In the first every process writes its chunk, then combines its
 // stripe of all of them (right to left: x_i stays the left operand) into the next phase's set;
 // in the second the root (or everyone) reads the combined chunk.
-int Engine::reduce(const void *in, void *out, size_t items, size_t item_bytes, Combine combine, int root) {
+int Engine::reduce(const void *in, void *out, size_t items, size_t item_bytes, Combine combine,
+                   int root) {
     const auto *src = static_cast<const uint8_t *>(in);
     auto *dst = static_cast<uint8_t *>(out);
     const size_t per_chunk = std::max<size_t>(1, layout_.chunk / item_bytes);
@@ -192,7 +207,8 @@ int Engine::gather(const void *in, size_t block, void *out, int root) {
         post(g);
         if (root < 0 || rank_ == root) {
             wait_all_posted(g);
-            for (int i = 0; i < layout_.procs; ++i) std::memcpy(dst + static_cast<size_t>(i) * block + off, slot(g, i), n);
+            for (int i = 0; i < layout_.procs; ++i)
+                std::memcpy(dst + static_cast<size_t>(i) * block + off, slot(g, i), n);
         }
         done(g);
     }
@@ -207,7 +223,8 @@ int Engine::scatter(const void *in, size_t block, void *out, int root) {
         const uint64_t g = next_phase();
         if (rank_ == root) {
             may_write(g);
-            for (int i = 0; i < layout_.procs; ++i) std::memcpy(slot(g, i), src + static_cast<size_t>(i) * block + off, n);
+            for (int i = 0; i < layout_.procs; ++i)
+                std::memcpy(slot(g, i), src + static_cast<size_t>(i) * block + off, n);
             post(g);
         } else {
             wait_posted(root, g);
@@ -230,7 +247,9 @@ int Engine::scatterv(const void *in, const size_t *bytes, void *out, int root) {
             may_write(g);
             size_t at = 0;
             for (int i = 0; i < p; ++i) {
-                if (bytes[i] > off) std::memcpy(slot(g, i), src + at + off, std::min(layout_.chunk, bytes[i] - off));
+                if (bytes[i] > off)
+                    std::memcpy(slot(g, i), src + at + off,
+                                std::min(layout_.chunk, bytes[i] - off));
                 at += bytes[i];
             }
             post(g);

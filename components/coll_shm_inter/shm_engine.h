@@ -79,7 +79,8 @@ public:
     // Reduction of items items of item_bytes each, in rank order (x0 op x1 op ...), so any
     // operation works; the result lands in out at root (every process when root < 0).
     // item_bytes <= layout().chunk.
-    int reduce(const void *in, void *out, size_t items, size_t item_bytes, Combine combine, int root);
+    int reduce(const void *in, void *out, size_t items, size_t item_bytes, Combine combine,
+               int root);
     // block bytes from every process into out (procs() blocks in rank order) at root (every
     // process when root < 0).
     int gather(const void *in, size_t block, void *out, int root);
@@ -93,16 +94,19 @@ private:
     uint8_t *slot(uint64_t phase, int rank) const {
         return base_ + layout_.slot_offset(static_cast<int>(phase & 1u), rank);
     }
-    void wait(const uint64_t *word, uint64_t target) const { waiter_.wait(waiter_.ctx, word, target); }
+    void wait(const uint64_t *word, uint64_t target) const {
+        waiter_.wait(waiter_.ctx, word, target);
+    }
     uint64_t next_phase() { return ++gen_; }
-    void may_write(uint64_t phase);           // every process done with phase - 2
+    void may_write(uint64_t phase);  // every process done with phase - 2
     void post(uint64_t phase);
     void done(uint64_t phase);
     void wait_posted(int rank, uint64_t phase) const { wait(&control(rank).posted, phase); }
     void wait_all_posted(uint64_t phase) const;
     void wait_all_done(uint64_t phase) const;
     int bcast_by_single_copy(void *data, size_t bytes, int root);
-    int reduce_direct(const void *in, void *out, size_t items, size_t item_bytes, Combine combine, int root);
+    int reduce_direct(const void *in, void *out, size_t items, size_t item_bytes, Combine combine,
+                      int root);
 
     uint8_t *base_;
     Layout layout_;

@@ -17,9 +17,10 @@ constexpr int kSets = 2;
 
 // What a process writes in its control line; the others only read it.
 struct Control {
-    uint64_t posted;     // the last phase whose data this process wrote (or, in a tree barrier, whose subtree arrived)
-    uint64_t done;       // the last phase this process finished reading: its set may be written again
-    uint64_t release;    // the last tree barrier this process was let out of
+    uint64_t posted;   // the last phase whose data this process wrote (or, in a tree barrier, whose
+                       // subtree arrived)
+    uint64_t done;     // the last phase this process finished reading: its set may be written again
+    uint64_t release;  // the last tree barrier this process was let out of
     uint64_t cma_addr;   // a buffer of this process others may read by single copy (0: none)
     uint64_t cma_bytes;  // its length
     int32_t pid;         // for single copy
@@ -35,7 +36,8 @@ struct Layout {
     size_t data_offset() const { return static_cast<size_t>(procs) * kControlBytes; }
     size_t set_bytes() const { return static_cast<size_t>(procs) * chunk; }
     size_t slot_offset(int set, int rank) const {
-        return data_offset() + static_cast<size_t>(set) * set_bytes() + static_cast<size_t>(rank) * chunk;
+        return data_offset() + static_cast<size_t>(set) * set_bytes() +
+               static_cast<size_t>(rank) * chunk;
     }
     size_t total_bytes() const { return data_offset() + kSets * set_bytes(); }
 };

@@ -17,12 +17,15 @@ namespace plexus::coll_shm_inter {
 struct Module {
     plexus_coll_module_t base;  // first: the MPI layer holds &base
     Env env;
-    std::unique_ptr<TwoLevel> two;  // intra: the communicator's; inter: the local group's, once made
-    bool local_tried = false;       // inter: the local TwoLevel was attempted
+    std::unique_ptr<TwoLevel>
+        two;                   // intra: the communicator's; inter: the local group's, once made
+    bool local_tried = false;  // inter: the local TwoLevel was attempted
     std::vector<uint8_t> temps[2];  // inter: the leaders' temporaries, kept between calls
 };
 
-inline Module &module_of(plexus_coll_module_t *self) { return *reinterpret_cast<Module *>(self); }
+inline Module &module_of(plexus_coll_module_t *self) {
+    return *reinterpret_cast<Module *>(self);
+}
 
 // The intra module over two (every served function at priority), or the inter module (two
 // empty). nullptr when out of memory.

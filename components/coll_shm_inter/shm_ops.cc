@@ -7,24 +7,33 @@
 namespace plexus::coll_shm_inter::ops {
 namespace {
 
-bool within(const Env &env, size_t bytes, size_t table_max) { return env.params->force || bytes <= table_max; }
+bool within(const Env &env, size_t bytes, size_t table_max) {
+    return env.params->force || bytes <= table_max;
+}
 
-int info_of(const plexus_coll_services_t *svc, plexus_coll_dtype_t *type, plexus_coll_dtype_info_t *info) {
+int info_of(const plexus_coll_services_t *svc, plexus_coll_dtype_t *type,
+            plexus_coll_dtype_info_t *info) {
     *info = plexus_coll_dtype_info_t{};
     info->struct_size = sizeof *info;
     return svc->dtype_info(type, info);
 }
 
-void *at(void *buf, size_t bytes) { return static_cast<char *>(buf) + bytes; }
+void *at(void *buf, size_t bytes) {
+    return static_cast<char *>(buf) + bytes;
+}
 
 }  // namespace
 
-int barrier(const Env &, TwoLevel &two) { return two.barrier(); }
+int barrier(const Env &, TwoLevel &two) {
+    return two.barrier();
+}
 
-int bcast(const Env &env, TwoLevel &two, void *buf, int count, plexus_coll_dtype_t *type, int root) {
+int bcast(const Env &env, TwoLevel &two, void *buf, int count, plexus_coll_dtype_t *type,
+          int root) {
     Packed data;
     if (int rc = data.init(env.svc, buf, count, type)) return rc;
-    if (!within(env, data.bytes(), env.params->bcast_max) || !fits_int(data.bytes())) return PLEXUS_COLL_DECLINE;
+    if (!within(env, data.bytes(), env.params->bcast_max) || !fits_int(data.bytes()))
+        return PLEXUS_COLL_DECLINE;
     if (data.bytes() == 0) return PLEXUS_COLL_SUCCESS;
     const bool root_here = two.rank() == root;
     if (root_here)
@@ -33,25 +42,29 @@ int bcast(const Env &env, TwoLevel &two, void *buf, int count, plexus_coll_dtype
     return root_here ? PLEXUS_COLL_SUCCESS : data.unpack();
 }
 
-int reduce(const Env &env, TwoLevel &two, const void *sendbuf, void *recvbuf, int count, plexus_coll_dtype_t *type,
-           plexus_coll_op_t *op, int root) {
+int reduce(const Env &env, TwoLevel &two, const void *sendbuf, void *recvbuf, int count,
+           plexus_coll_dtype_t *type, plexus_coll_op_t *op, int root) {
     plexus_coll_dtype_info_t info;
     if (int rc = info_of(env.svc, type, &info)) return rc;
     // The engine combines items in place in its slots: they must be plain runs of bytes.
-    if (!info.contiguous || info.lb != 0 || info.true_lb != 0 || info.extent <= 0) return PLEXUS_COLL_DECLINE;
+    if (!info.contiguous || info.lb != 0 || info.true_lb != 0 || info.extent <= 0)
+        return PLEXUS_COLL_DECLINE;
     const size_t item = static_cast<size_t>(info.extent), bytes = item * static_cast<size_t>(count);
     const size_t table = root < 0 ? env.params->allreduce_max : env.params->reduce_max;
-    if (!within(env, bytes, table) || item > two.engine().layout().chunk || !fits_int(bytes)) return PLEXUS_COLL_DECLINE;
+    if (!within(env, bytes, table) || item > two.engine().layout().chunk || !fits_int(bytes))
+        return PLEXUS_COLL_DECLINE;
     if (!two.single_node() && !env.svc->op_commutative(op)) return PLEXUS_COLL_DECLINE;
     if (count == 0) return PLEXUS_COLL_SUCCESS;
     const void *in = sendbuf == PLEXUS_COLL_IN_PLACE ? recvbuf : sendbuf;
     OpCall call{env.svc, op, type};
     const bool gets = root < 0 || two.rank() == root;
-    return two.reduce(in, gets ? recvbuf : nullptr, static_cast<size_t>(count), item, combine_of(&call), root);
+    return two.reduce(in, gets ? recvbuf : nullptr, static_cast<size_t>(count), item,
+                      combine_of(&call), root);
 }
 
-int gather(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
-           void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype, int root) {
+int gather(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount,
+           plexus_coll_dtype_t *sendtype, void *recvbuf, int recvcount,
+           plexus_coll_dtype_t *recvtype, int root) {
     if (!two.single_node()) return PLEXUS_COLL_DECLINE;
     const int p = two.size(), me = two.rank();
     const bool gets = root < 0 || me == root;
@@ -59,7 +72,8 @@ int gather(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount, pl
     if (sendbuf == PLEXUS_COLL_IN_PLACE) {
         plexus_coll_dtype_info_t rinfo;
         if (int rc = info_of(env.svc, recvtype, &rinfo)) return rc;
-        const size_t at_bytes = static_cast<size_t>(me) * static_cast<size_t>(recvcount) * static_cast<size_t>(rinfo.extent);
+        const size_t at_bytes = static_cast<size_t>(me) * static_cast<size_t>(recvcount) *
+                                static_cast<size_t>(rinfo.extent);
         if (int rc = mine.init(env.svc, at(recvbuf, at_bytes), recvcount, recvtype)) return rc;
     } else if (int rc = mine.init(env.svc, sendbuf, sendcount, sendtype)) {
         return rc;
@@ -71,21 +85,24 @@ int gather(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount, pl
     if (block == 0) return PLEXUS_COLL_SUCCESS;
     Packed all;
     if (gets)
-        if (int rc = all.init(env.svc, recvbuf, static_cast<long>(recvcount) * p, recvtype)) return rc;
+        if (int rc = all.init(env.svc, recvbuf, static_cast<long>(recvcount) * p, recvtype))
+            return rc;
     if (int rc = mine.pack()) return rc;
     if (int rc = two.gather(mine.data(), block, gets ? all.data() : nullptr, root)) return rc;
     return gets ? all.unpack() : PLEXUS_COLL_SUCCESS;
 }
 
-int scatter(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
-            void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype, int root) {
+int scatter(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount,
+            plexus_coll_dtype_t *sendtype, void *recvbuf, int recvcount,
+            plexus_coll_dtype_t *recvtype, int root) {
     if (!two.single_node()) return PLEXUS_COLL_DECLINE;
     const int p = two.size(), me = two.rank();
     Packed all, mine;
     std::vector<uint8_t> discard;  // the root's own block when it keeps it in place
     size_t block = 0;
     if (me == root) {
-        if (int rc = all.init(env.svc, sendbuf, static_cast<long>(sendcount) * p, sendtype)) return rc;
+        if (int rc = all.init(env.svc, sendbuf, static_cast<long>(sendcount) * p, sendtype))
+            return rc;
         block = all.bytes() / static_cast<size_t>(p);
     }
     if (recvbuf != PLEXUS_COLL_IN_PLACE) {

@@ -15,12 +15,14 @@ namespace plexus::coll_shm_inter::ops {
 int barrier(const Env &env, TwoLevel &two);
 int bcast(const Env &env, TwoLevel &two, void *buf, int count, plexus_coll_dtype_t *type, int root);
 // root < 0: every process gets the result (Allreduce).
-int reduce(const Env &env, TwoLevel &two, const void *sendbuf, void *recvbuf, int count, plexus_coll_dtype_t *type,
-           plexus_coll_op_t *op, int root);
+int reduce(const Env &env, TwoLevel &two, const void *sendbuf, void *recvbuf, int count,
+           plexus_coll_dtype_t *type, plexus_coll_op_t *op, int root);
 // root < 0: every process gets every block (Allgather).
-int gather(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
-           void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype, int root);
-int scatter(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
-            void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype, int root);
+int gather(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount,
+           plexus_coll_dtype_t *sendtype, void *recvbuf, int recvcount,
+           plexus_coll_dtype_t *recvtype, int root);
+int scatter(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount,
+            plexus_coll_dtype_t *sendtype, void *recvbuf, int recvcount,
+            plexus_coll_dtype_t *recvtype, int root);
 
 }  // namespace plexus::coll_shm_inter::ops

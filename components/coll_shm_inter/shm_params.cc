@@ -29,41 +29,56 @@ Params g_params;
 int register_params(const plexus_host_api_t *host, const plexus_component_t *self) {
     using namespace plexus::sdk;
     Storage &s = g_storage;
-    return plexus::sdk::register_params(host, self, {
-        bool_param("force", &s.force, "0",
-                   "Serve every call of the functions it offers, whatever the size (the size table is ignored)", 6),
-        size_param("chunk_bytes", &s.chunk, "16k",
-                   "Bytes of one process's slot in a node group's segment: the pipeline's chunk", 6),
-        size_param("single_copy_bytes", &s.single_copy_from, "0",
-                   "Bcast by single copy (every process reads the root's buffer) from this many bytes; 0: never", 6),
-        size_param("bcast_max_bytes", &s.bcast_max, "16k",
-                   "Largest Bcast message the engine serves (larger: the next component)", 6),
-        size_param("reduce_max_bytes", &s.reduce_max, "16k",
-                   "Largest Reduce vector the engine serves", 6),
-        size_param("allreduce_max_bytes", &s.allreduce_max, "16k",
-                   "Largest Allreduce vector the engine serves", 6),
-        size_param("gather_max_bytes", &s.gather_max, "4k",
-                   "Largest Gather block (per process) the engine serves", 6),
-        size_param("allgather_max_bytes", &s.allgather_max, "16k",
-                   "Largest Allgather block (per process) the engine serves", 6),
-        int_param("ranks_per_node", &s.ranks_per_node, "0",
-                  "Pretend nodes of this many consecutive ranks (tests of the two-level paths); 0: the real nodes", 9)
-            .range(0, 1 << 20),
-        int_param("spin", &s.spin, "200",
-                  "Flag polls before a wait goes through the progress engine's back-off (0 on oversubscribed nodes)", 7)
-            .range(0, 1 << 24),
-        int_param("flat_barrier_max", &s.flat_barrier_max, "16",
-                  "Node groups of up to this many processes use the flat barrier (everyone waits for everyone's flag); larger ones the tree",
-                  7)
-            .range(0, 1 << 20),
-        int_param("max_groups", &s.max_groups, "256",
-                  "Node groups (one segment each) a process keeps at once; a communicator past it in any process is declined",
-                  7)
-            .range(0, 1 << 20),
-    });
+    return plexus::sdk::register_params(
+        host, self,
+        {
+            bool_param("force", &s.force, "0",
+                       "Serve every call of the functions it offers, whatever the size (the size "
+                       "table is ignored)",
+                       6),
+            size_param(
+                "chunk_bytes", &s.chunk, "16k",
+                "Bytes of one process's slot in a node group's segment: the pipeline's chunk", 6),
+            size_param("single_copy_bytes", &s.single_copy_from, "0",
+                       "Bcast by single copy (every process reads the root's buffer) from this "
+                       "many bytes; 0: never",
+                       6),
+            size_param("bcast_max_bytes", &s.bcast_max, "16k",
+                       "Largest Bcast message the engine serves (larger: the next component)", 6),
+            size_param("reduce_max_bytes", &s.reduce_max, "16k",
+                       "Largest Reduce vector the engine serves", 6),
+            size_param("allreduce_max_bytes", &s.allreduce_max, "16k",
+                       "Largest Allreduce vector the engine serves", 6),
+            size_param("gather_max_bytes", &s.gather_max, "4k",
+                       "Largest Gather block (per process) the engine serves", 6),
+            size_param("allgather_max_bytes", &s.allgather_max, "16k",
+                       "Largest Allgather block (per process) the engine serves", 6),
+            int_param("ranks_per_node", &s.ranks_per_node, "0",
+                      "Pretend nodes of this many consecutive ranks (tests of the two-level "
+                      "paths); 0: the real nodes",
+                      9)
+                .range(0, 1 << 20),
+            int_param("spin", &s.spin, "200",
+                      "Flag polls before a wait goes through the progress engine's back-off (0 on "
+                      "oversubscribed nodes)",
+                      7)
+                .range(0, 1 << 24),
+            int_param("flat_barrier_max", &s.flat_barrier_max, "16",
+                      "Node groups of up to this many processes use the flat barrier (everyone "
+                      "waits for everyone's flag); larger ones the tree",
+                      7)
+                .range(0, 1 << 20),
+            int_param("max_groups", &s.max_groups, "256",
+                      "Node groups (one segment each) a process keeps at once; a communicator past "
+                      "it in any process is declined",
+                      7)
+                .range(0, 1 << 20),
+        });
 }
 
-const Params &params() { return g_params; }
+const Params &params() {
+    return g_params;
+}
 
 void snapshot_params(bool oversubscribed) {
     const Storage &s = g_storage;

@@ -11,19 +11,19 @@
 namespace plexus::coll_shm_inter {
 
 struct Params {
-    bool force = false;              // serve every size (tests; the table is ignored)
-    size_t chunk = 16384;            // bytes of one slot of the segment
-    size_t single_copy_from = 0;     // Bcast by single copy from this many bytes (0: never)
+    bool force = false;           // serve every size (tests; the table is ignored)
+    size_t chunk = 16384;         // bytes of one slot of the segment
+    size_t single_copy_from = 0;  // Bcast by single copy from this many bytes (0: never)
     // The size table: the engine serves messages up to these many bytes (0: never).
     size_t bcast_max = 0;
     size_t reduce_max = 0;
     size_t allreduce_max = 0;
-    size_t gather_max = 0;     // per process's block
-    size_t allgather_max = 0;  // per process's block
-    int ranks_per_node = 0;    // > 0: pretend nodes of this many consecutive ranks (tests)
-    int spin = 0;              // flag polls before waiting through the progress engine
-    int max_groups = 256;      // node groups (segments) a process keeps at once
-    int flat_barrier_max = 16; // node groups up to this size use the flat barrier
+    size_t gather_max = 0;      // per process's block
+    size_t allgather_max = 0;   // per process's block
+    int ranks_per_node = 0;     // > 0: pretend nodes of this many consecutive ranks (tests)
+    int spin = 0;               // flag polls before waiting through the progress engine
+    int max_groups = 256;       // node groups (segments) a process keeps at once
+    int flat_barrier_max = 16;  // node groups up to this size use the flat barrier
 };
 
 // Registers coll_shm_inter_* with the core (values land in params()).

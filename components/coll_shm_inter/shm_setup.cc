@@ -22,7 +22,8 @@ uint64_t node_key(int rank, int ranks_per_node) {
     gethostname(host, sizeof host - 1);
     uint64_t h = 1469598103934665603ull;  // FNV-1a
     for (const char *p = host; *p; ++p) h = (h ^ static_cast<unsigned char>(*p)) * 1099511628211ull;
-    if (ranks_per_node > 0) h ^= (static_cast<uint64_t>(rank / ranks_per_node) + 1) * 0x9E3779B97F4A7C15ull;
+    if (ranks_per_node > 0)
+        h ^= (static_cast<uint64_t>(rank / ranks_per_node) + 1) * 0x9E3779B97F4A7C15ull;
     return h;
 }
 

@@ -9,11 +9,11 @@
 namespace plexus::coll_shm_inter {
 
 struct Record {
-    uint64_t node;       // the node's key (its host name's hash, or a fake node's)
+    uint64_t node;  // the node's key (its host name's hash, or a fake node's)
     int32_t pid;
-    int32_t single_copy; // 1: this process may use single copy at all
-    int32_t room;        // 1: below coll_shm_inter_max_groups node groups in this process
-    char cpuset[108];    // hwloc's string of where it runs ("" when unknown)
+    int32_t single_copy;  // 1: this process may use single copy at all
+    int32_t room;         // 1: below coll_shm_inter_max_groups node groups in this process
+    char cpuset[108];     // hwloc's string of where it runs ("" when unknown)
 };
 static_assert(sizeof(Record) == 128, "records travel as 128 bytes");
 

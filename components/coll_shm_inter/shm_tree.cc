@@ -6,9 +6,9 @@ namespace plexus::coll_shm_inter {
 
 int closeness(unsigned bits) {
     // The innermost shared level decides: a shared core beats any shared cache.
-    static constexpr unsigned kLevels[] = {PLEXUS_TOPO_SHARE_PU,   PLEXUS_TOPO_SHARE_CORE,
-                                           PLEXUS_TOPO_SHARE_L2,   PLEXUS_TOPO_SHARE_L3,
-                                           PLEXUS_TOPO_SHARE_NUMA, PLEXUS_TOPO_SHARE_PACKAGE,
+    static constexpr unsigned kLevels[] = {PLEXUS_TOPO_SHARE_PU,     PLEXUS_TOPO_SHARE_CORE,
+                                           PLEXUS_TOPO_SHARE_L2,     PLEXUS_TOPO_SHARE_L3,
+                                           PLEXUS_TOPO_SHARE_NUMA,   PLEXUS_TOPO_SHARE_PACKAGE,
                                            PLEXUS_TOPO_SHARE_MACHINE};
     constexpr int n = sizeof kLevels / sizeof kLevels[0];
     for (int i = 0; i < n; ++i)
@@ -47,7 +47,8 @@ Tree binomial_tree(const std::vector<int> &order) {
     // arrives first, so a fan-in waiting in this order rarely waits on a later one needlessly.
     for (int p = 1; p < n; ++p) {
         const int parent_pos = p & (p - 1);
-        const int child = order[static_cast<size_t>(p)], parent = order[static_cast<size_t>(parent_pos)];
+        const int child = order[static_cast<size_t>(p)],
+                  parent = order[static_cast<size_t>(parent_pos)];
         t.parent[static_cast<size_t>(child)] = parent;
         t.children[static_cast<size_t>(parent)].push_back(child);
     }

@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <cstring>
 
-#include <plexus/sdk/shared_word.hpp>
 #include <plexus/shm.h>
+#include <plexus/sdk/shared_word.hpp>
 
 #include "shm_setup.h"
 #include "shm_tags.h"
@@ -46,12 +46,15 @@ int single_copy_read(void *ctx, int32_t pid, uint64_t addr, void *dst, size_t le
     plexus_shm_iovec_t local{dst, len};
     plexus_shm_remote_iovec_t remote{addr, len};
     plexus_reason_t why{};
-    return shm->single_copy(pid, &local, 1, &remote, 1, 0, &why) == PLEXUS_SUCCESS ? 0 : PLEXUS_COLL_ERR_OTHER;
+    return shm->single_copy(pid, &local, 1, &remote, 1, 0, &why) == PLEXUS_SUCCESS
+               ? 0
+               : PLEXUS_COLL_ERR_OTHER;
 }
 
 // The host's shm table when it has one (host API 1.3).
 const plexus_shm_services_t *shm_of(const plexus_host_api_t *host) {
-    if (!host || host->struct_size < offsetof(plexus_host_api_t, shm) + sizeof host->shm) return nullptr;
+    if (!host || host->struct_size < offsetof(plexus_host_api_t, shm) + sizeof host->shm)
+        return nullptr;
     return host->shm;
 }
 
@@ -63,14 +66,15 @@ Record my_record(const Env &env, int rank) {
     plexus_reason_t why{};
     r.single_copy = shm && shm->single_copy_available(&why) == 1;
     r.room = g_live_groups.load() < env.params->max_groups;
-    if (env.host->topology_self_cpuset(r.cpuset, sizeof r.cpuset) != PLEXUS_SUCCESS) r.cpuset[0] = 0;
+    if (env.host->topology_self_cpuset(r.cpuset, sizeof r.cpuset) != PLEXUS_SUCCESS)
+        r.cpuset[0] = 0;
     return r;
 }
 
 // Every process's record at every process: to rank 0, then back (2 (p - 1) messages; once per
 // communicator).
-int exchange_records(const plexus_coll_services_t *svc, plexus_coll_comm_t *comm, const Record &mine,
-                     std::vector<Record> *all) {
+int exchange_records(const plexus_coll_services_t *svc, plexus_coll_comm_t *comm,
+                     const Record &mine, std::vector<Record> *all) {
     const int p = svc->comm_size(comm), me = svc->comm_rank(comm);
     all->assign(static_cast<size_t>(p), Record{});
     (*all)[static_cast<size_t>(me)] = mine;
@@ -80,10 +84,12 @@ int exchange_records(const plexus_coll_services_t *svc, plexus_coll_comm_t *comm
         return svc->recv(all->data(), bytes * p, svc->byte_type, 0, kTagSetupRecord, comm);
     }
     for (int r = 1; r < p; ++r)
-        if (int rc = svc->recv(&(*all)[static_cast<size_t>(r)], bytes, svc->byte_type, r, kTagSetupRecord, comm))
+        if (int rc = svc->recv(&(*all)[static_cast<size_t>(r)], bytes, svc->byte_type, r,
+                               kTagSetupRecord, comm))
             return rc;
     for (int r = 1; r < p; ++r)
-        if (int rc = svc->send(all->data(), bytes * p, svc->byte_type, r, kTagSetupRecord, comm)) return rc;
+        if (int rc = svc->send(all->data(), bytes * p, svc->byte_type, r, kTagSetupRecord, comm))
+            return rc;
     return PLEXUS_COLL_SUCCESS;
 }
 
@@ -117,7 +123,8 @@ int TwoLevel::node_rank_of(int comm_rank) const {
     return it != members_.end() && *it == comm_rank ? static_cast<int>(it - members_.begin()) : -1;
 }
 
-int TwoLevel::create(const Env &env, plexus_coll_comm_t *comm, std::unique_ptr<TwoLevel> *out, std::string *why) {
+int TwoLevel::create(const Env &env, plexus_coll_comm_t *comm, std::unique_ptr<TwoLevel> *out,
+                     std::string *why) {
     const plexus_coll_services_t *svc = env.svc;
     std::unique_ptr<TwoLevel> t(new TwoLevel);
     t->env_ = env;
@@ -170,28 +177,34 @@ int TwoLevel::create(const Env &env, plexus_coll_comm_t *comm, std::unique_ptr<T
         if (!shm) {
             ok = 0, mine = "the core offers no shared-memory services (host API before 1.3)";
         } else if (sdk::ShmSegment::create(shm, args, &t->segment_, &reason) != PLEXUS_SUCCESS) {
-            ok = 0, mine = std::string("the node group's segment could not be created: ") + reason.text;
+            ok = 0,
+            mine = std::string("the node group's segment could not be created: ") + reason.text;
         } else {
             desc = t->segment_.describe();
         }
         // A failed leader still sends (an empty descriptor): its node must not wait for ever.
         for (int i = 1; i < n; ++i)
-            if (int rc = svc->send(&desc, sizeof desc, svc->byte_type, t->members_[static_cast<size_t>(i)],
-                                   kTagSetupDesc, comm))
+            if (int rc = svc->send(&desc, sizeof desc, svc->byte_type,
+                                   t->members_[static_cast<size_t>(i)], kTagSetupDesc, comm))
                 return rc;
         base = t->segment_.base();
     } else {
         plexus_shm_desc_t desc{};
-        if (int rc = svc->recv(&desc, sizeof desc, svc->byte_type, t->members_[0], kTagSetupDesc, comm)) return rc;
+        if (int rc =
+                svc->recv(&desc, sizeof desc, svc->byte_type, t->members_[0], kTagSetupDesc, comm))
+            return rc;
         plexus_reason_t reason{};
         if (desc.magic != PLEXUS_SHM_DESC_MAGIC) {
             ok = 0, mine = "the node leader could not create the segment";
-        } else if (!shm || sdk::ShmSegment::attach(shm, desc, &t->segment_, &reason) != PLEXUS_SUCCESS) {
-            ok = 0, mine = std::string("the node group's segment could not be mapped: ") + reason.text;
+        } else if (!shm ||
+                   sdk::ShmSegment::attach(shm, desc, &t->segment_, &reason) != PLEXUS_SUCCESS) {
+            ok = 0,
+            mine = std::string("the node group's segment could not be mapped: ") + reason.text;
         }
         base = t->segment_.base();
     }
-    if (base && t->segment_ && t->segment_.size() < layout.total_bytes()) ok = 0, mine = "segment smaller than asked";
+    if (base && t->segment_ && t->segment_.size() < layout.total_bytes())
+        ok = 0, mine = "segment smaller than asked";
 
     int verdict = 0;
     if (int rc = agree(svc, comm, ok, &verdict)) return rc;
@@ -210,16 +223,19 @@ int TwoLevel::create(const Env &env, plexus_coll_comm_t *comm, std::unique_ptr<T
         for (int j = 0; j < n; ++j) {
             const Record &b = records[static_cast<size_t>(t->members_[static_cast<size_t>(j)])];
             unsigned bits = 0;
-            if (i != j && a.cpuset[0] && b.cpuset[0] && env.host->topology_relation(a.cpuset, b.cpuset, &bits) != 0)
+            if (i != j && a.cpuset[0] && b.cpuset[0] &&
+                env.host->topology_relation(a.cpuset, b.cpuset, &bits) != 0)
                 bits = 0;
             relation[static_cast<size_t>(i) * n + j] = bits;
         }
     }
     t->waiter_ = HostWaiter{env.host, env.params->spin};
     SingleCopy copy{};
-    if (single_copy && shm && n > 1) copy = SingleCopy{single_copy_read, const_cast<plexus_shm_services_t *>(shm)};
-    t->engine_ = std::make_unique<Engine>(base, layout, node_rank, binomial_tree(topology_order(n, relation)),
-                                          Waiter{host_wait, &t->waiter_}, copy, env.params->flat_barrier_max);
+    if (single_copy && shm && n > 1)
+        copy = SingleCopy{single_copy_read, const_cast<plexus_shm_services_t *>(shm)};
+    t->engine_ = std::make_unique<Engine>(
+        base, layout, node_rank, binomial_tree(topology_order(n, relation)),
+        Waiter{host_wait, &t->waiter_}, copy, env.params->flat_barrier_max);
     Control &me = t->engine_->control(node_rank);
     me.pid = static_cast<int32_t>(getpid());
     me.ready = 1;
@@ -238,8 +254,8 @@ int TwoLevel::leaders_barrier() {
     for (int d = 1; d < l; d <<= 1) {
         const int to = leaders_[static_cast<size_t>((me + d) % l)];
         const int from = leaders_[static_cast<size_t>((me - d + l) % l)];
-        if (int rc = env_.svc->sendrecv(&token, 0, env_.svc->byte_type, to, &got, 0, env_.svc->byte_type, from,
-                                        kTagLeaderBarrier, comm_))
+        if (int rc = env_.svc->sendrecv(&token, 0, env_.svc->byte_type, to, &got, 0,
+                                        env_.svc->byte_type, from, kTagLeaderBarrier, comm_))
             return rc;
     }
     return PLEXUS_COLL_SUCCESS;
@@ -248,10 +264,14 @@ int TwoLevel::leaders_barrier() {
 // Linear from the leader `from`: few nodes per communicator on the machines this serves.
 int TwoLevel::leaders_bcast(void *data, size_t bytes, int from) {
     const plexus_coll_services_t *svc = env_.svc;
-    if (rank_ != from) return svc->recv(data, static_cast<int>(bytes), svc->byte_type, from, kTagLeaderBcast, comm_);
+    if (rank_ != from)
+        return svc->recv(data, static_cast<int>(bytes), svc->byte_type, from, kTagLeaderBcast,
+                         comm_);
     for (int l : leaders_)
         if (l != from)
-            if (int rc = svc->send(data, static_cast<int>(bytes), svc->byte_type, l, kTagLeaderBcast, comm_)) return rc;
+            if (int rc = svc->send(data, static_cast<int>(bytes), svc->byte_type, l,
+                                   kTagLeaderBcast, comm_))
+                return rc;
     return PLEXUS_COLL_SUCCESS;
 }
 
@@ -263,7 +283,8 @@ int TwoLevel::leaders_reduce(void *acc, size_t count, size_t item_bytes, Combine
     std::vector<uint8_t> in(count * item_bytes);
     for (int l : leaders_) {
         if (l == to) continue;
-        if (int rc = svc->recv(in.data(), bytes, svc->byte_type, l, kTagLeaderReduce, comm_)) return rc;
+        if (int rc = svc->recv(in.data(), bytes, svc->byte_type, l, kTagLeaderReduce, comm_))
+            return rc;
         if (int rc = combine.apply(combine.ctx, in.data(), acc, count)) return rc;
     }
     return PLEXUS_COLL_SUCCESS;
@@ -290,10 +311,12 @@ int TwoLevel::bcast(void *data, size_t bytes, int root) {
     const plexus_coll_services_t *svc = env_.svc;
     if (root != root_leader) {
         if (rank_ == root)
-            if (int rc = svc->send(data, static_cast<int>(bytes), svc->byte_type, root_leader, kTagRootToLeader, comm_))
+            if (int rc = svc->send(data, static_cast<int>(bytes), svc->byte_type, root_leader,
+                                   kTagRootToLeader, comm_))
                 return rc;
         if (rank_ == root_leader)
-            if (int rc = svc->recv(data, static_cast<int>(bytes), svc->byte_type, root, kTagRootToLeader, comm_))
+            if (int rc = svc->recv(data, static_cast<int>(bytes), svc->byte_type, root,
+                                   kTagRootToLeader, comm_))
                 return rc;
     }
     if (leader())
@@ -301,8 +324,11 @@ int TwoLevel::bcast(void *data, size_t bytes, int root) {
     return engine_->bcast(data, bytes, 0, cma);
 }
 
-int TwoLevel::reduce(const void *in, void *out, size_t count, size_t item_bytes, Combine combine, int root) {
-    if (single_node()) return engine_->reduce(in, out, count, item_bytes, combine, root < 0 ? -1 : node_rank_of(root));
+int TwoLevel::reduce(const void *in, void *out, size_t count, size_t item_bytes, Combine combine,
+                     int root) {
+    if (single_node())
+        return engine_->reduce(in, out, count, item_bytes, combine,
+                               root < 0 ? -1 : node_rank_of(root));
     // The node's result at its leader (in out when the leader keeps the result, else aside).
     std::vector<uint8_t> aside;
     const bool keeps = root < 0 || rank_ == root;
@@ -311,7 +337,8 @@ int TwoLevel::reduce(const void *in, void *out, size_t count, size_t item_bytes,
         aside.resize(count * item_bytes);
         acc = aside.data();
     }
-    if (int rc = engine_->reduce(in, leader() ? acc : nullptr, count, item_bytes, combine, 0)) return rc;
+    if (int rc = engine_->reduce(in, leader() ? acc : nullptr, count, item_bytes, combine, 0))
+        return rc;
     const int to = root < 0 ? leaders_[0] : root;
     const plexus_coll_services_t *svc = env_.svc;
     const int bytes = static_cast<int>(count * item_bytes);
@@ -321,7 +348,8 @@ int TwoLevel::reduce(const void *in, void *out, size_t count, size_t item_bytes,
         bool first = true;
         for (int l : leaders_) {
             void *dst = first ? out : part.data();
-            if (int rc = svc->recv(dst, bytes, svc->byte_type, l, kTagLeaderReduce, comm_)) return rc;
+            if (int rc = svc->recv(dst, bytes, svc->byte_type, l, kTagLeaderReduce, comm_))
+                return rc;
             if (!first)
                 if (int rc = combine.apply(combine.ctx, part.data(), out, count)) return rc;
             first = false;

@@ -39,7 +39,8 @@ class TwoLevel {
 public:
     // Collective over comm (an intra-communicator). PLEXUS_SUCCESS; PLEXUS_ERR_NOT_AVAILABLE
     // with *why at every process; another error class when the setup messages failed.
-    static int create(const Env &env, plexus_coll_comm_t *comm, std::unique_ptr<TwoLevel> *out, std::string *why);
+    static int create(const Env &env, plexus_coll_comm_t *comm, std::unique_ptr<TwoLevel> *out,
+                      std::string *why);
 
     int rank() const { return rank_; }
     int size() const { return size_; }
@@ -55,9 +56,12 @@ public:
     int bcast(void *data, size_t bytes, int root);
     // count items of item_bytes; out significant at root (root < 0: everywhere). More than one
     // node needs a commutative operation (the caller declines otherwise).
-    int reduce(const void *in, void *out, size_t count, size_t item_bytes, Combine combine, int root);
+    int reduce(const void *in, void *out, size_t count, size_t item_bytes, Combine combine,
+               int root);
     // Single node only (the caller declines otherwise): block bytes per process.
-    int gather(const void *in, size_t block, void *out, int root) { return engine_->gather(in, block, out, root); }
+    int gather(const void *in, size_t block, void *out, int root) {
+        return engine_->gather(in, block, out, root);
+    }
     int scatter(const void *in, size_t block, void *out, int root) {
         return engine_->scatter(in, block, out, root);
     }

@@ -37,12 +37,15 @@ struct Group {
 Engine engine_for(const Group &s, int rank, bool flat, SingleCopy copy = {}) {
     std::vector<int> order(static_cast<size_t>(s.layout.procs));
     for (int i = 0; i < s.layout.procs; ++i) order[static_cast<size_t>(i)] = i;
-    Engine e(s.map.base(), s.layout, rank, binomial_tree(order), spin_waiter(), copy, flat ? 64 : 0);
+    Engine e(s.map.base(), s.layout, rank, binomial_tree(order), spin_waiter(), copy,
+             flat ? 64 : 0);
     e.control(rank).pid = static_cast<int32_t>(getpid());
     return e;
 }
 
-uint8_t pattern(int root, size_t i, int round) { return static_cast<uint8_t>(root * 31 + i * 7 + round * 13 + 1); }
+uint8_t pattern(int root, size_t i, int round) {
+    return static_cast<uint8_t>(root * 31 + i * 7 + round * 13 + 1);
+}
 
 // Affine maps x -> m x + c mod 65521 composed: (a o b)(x) = a(b(x)); not commutative, so a
 // result in the wrong order differs.
@@ -60,37 +63,39 @@ int compose(void *, const void *in, void *inout, size_t items) {
     }
     return 0;
 }
-Affine item_of(int rank, size_t i) { return Affine{int32_t((rank * 17 + i * 3) % 1000 + 2), int32_t(rank * 5 + i)}; }
+Affine item_of(int rank, size_t i) {
+    return Affine{int32_t((rank * 17 + i * 3) % 1000 + 2), int32_t(rank * 5 + i)};
+}
 
-#define CHILD_CHECK(cond)                                                                  \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
+#define CHILD_CHECK(cond)                                                                    \
+    do {                                                                                     \
+        if (!(cond)) {                                                                       \
             fprintf(stderr, "rank %d: %s:%d: %s failed\n", rank, __FILE__, __LINE__, #cond); \
-            return 1;                                                                      \
-        }                                                                                  \
+            return 1;                                                                        \
+        }                                                                                    \
     } while (0)
 
 }  // namespace
 
 TEST(ShmEngine, BarrierLetsNobodyOutBeforeEveryoneArrived) {
     for (bool flat : {false, true})
-    for (int n = 1; n <= 8; ++n) {
-        Group s(n);
-        auto *arrived = reinterpret_cast<uint64_t *>(s.scratch());
-        run_forked(n, [&](int rank) {
-            Engine e = engine_for(s, rank, flat);
-            for (uint64_t round = 1; round <= 200; ++round) {
-                plexus::sdk::fetch_add_acq_rel(*arrived, uint64_t{1});
-                e.barrier();
-                // Everyone of this round arrived; nobody of the next round can have yet.
-                const uint64_t seen = plexus::sdk::load_acquire(*arrived);
-                CHILD_CHECK(seen >= round * n);
-                CHILD_CHECK(seen <= round * n + (n - 1));
-                e.barrier();
-            }
-            return 0;
-        });
-    }
+        for (int n = 1; n <= 8; ++n) {
+            Group s(n);
+            auto *arrived = reinterpret_cast<uint64_t *>(s.scratch());
+            run_forked(n, [&](int rank) {
+                Engine e = engine_for(s, rank, flat);
+                for (uint64_t round = 1; round <= 200; ++round) {
+                    plexus::sdk::fetch_add_acq_rel(*arrived, uint64_t{1});
+                    e.barrier();
+                    // Everyone of this round arrived; nobody of the next round can have yet.
+                    const uint64_t seen = plexus::sdk::load_acquire(*arrived);
+                    CHILD_CHECK(seen >= round * n);
+                    CHILD_CHECK(seen <= round * n + (n - 1));
+                    e.barrier();
+                }
+                return 0;
+            });
+        }
 }
 
 TEST(ShmEngine, SplitBarrierRunsTheRootAloneBetweenItsHalves) {
@@ -117,24 +122,25 @@ TEST(ShmEngine, SplitBarrierRunsTheRootAloneBetweenItsHalves) {
 TEST(ShmEngine, BcastPipelinesEverySizeFromEveryRoot) {
     const size_t sizes[] = {0, 1, kChunk - 1, kChunk, kChunk + 1, 3 * kChunk * 8 + 5, 40000};
     for (bool flat : {false, true})
-    for (int n : {1, 2, 3, 5, 8}) {
-        Group s(n);
-        run_forked(n, [&](int rank) {
-            Engine e = engine_for(s, rank, flat);
-            std::vector<uint8_t> buf;
-            int round = 0;
-            for (size_t bytes : sizes)
-                for (int root = 0; root < n; ++root, ++round) {
-                    buf.assign(bytes + 1, 0xEE);
-                    if (rank == root)
-                        for (size_t i = 0; i < bytes; ++i) buf[i] = pattern(root, i, round);
-                    CHILD_CHECK(e.bcast(buf.data(), bytes, root, 0) == 0);
-                    for (size_t i = 0; i < bytes; ++i) CHILD_CHECK(buf[i] == pattern(root, i, round));
-                    CHILD_CHECK(buf[bytes] == 0xEE);  // nothing past the message
-                }
-            return 0;
-        });
-    }
+        for (int n : {1, 2, 3, 5, 8}) {
+            Group s(n);
+            run_forked(n, [&](int rank) {
+                Engine e = engine_for(s, rank, flat);
+                std::vector<uint8_t> buf;
+                int round = 0;
+                for (size_t bytes : sizes)
+                    for (int root = 0; root < n; ++root, ++round) {
+                        buf.assign(bytes + 1, 0xEE);
+                        if (rank == root)
+                            for (size_t i = 0; i < bytes; ++i) buf[i] = pattern(root, i, round);
+                        CHILD_CHECK(e.bcast(buf.data(), bytes, root, 0) == 0);
+                        for (size_t i = 0; i < bytes; ++i)
+                            CHILD_CHECK(buf[i] == pattern(root, i, round));
+                        CHILD_CHECK(buf[bytes] == 0xEE);  // nothing past the message
+                    }
+                return 0;
+            });
+        }
 }
 
 // The single-copy protocol: the root publishes its buffer, the others read it, the root leaves
@@ -175,31 +181,32 @@ TEST(ShmEngine, ReduceKeepsRankOrderAcrossChunksAndRoots) {
     // 8 Affine items fill a 64-byte slot: up to 8 one barrier (direct), beyond two per chunk.
     const size_t counts[] = {1, 7, 8, 9, 100};
     for (bool flat : {false, true})
-    for (int n : {1, 2, 3, 4, 7}) {
-        Group s(n);
-        run_forked(n, [&](int rank) {
-            Engine e = engine_for(s, rank, flat);
-            for (size_t count : counts)
-                for (int root = -1; root < n; ++root) {
-                    std::vector<Affine> in(count), out(count, Affine{-1, -1});
-                    for (size_t i = 0; i < count; ++i) in[i] = item_of(rank, i);
-                    CHILD_CHECK(e.reduce(in.data(), out.data(), count, sizeof(Affine), Combine{compose, nullptr}, root) == 0);
-                    if (root >= 0 && rank != root) {
-                        CHILD_CHECK(out[0].m == -1);  // untouched outside the root
-                        continue;
-                    }
-                    for (size_t i = 0; i < count; ++i) {
-                        Affine want = item_of(n - 1, i);
-                        for (int r = n - 2; r >= 0; --r) {
-                            Affine a = item_of(r, i);
-                            compose(nullptr, &a, &want, 1);
+        for (int n : {1, 2, 3, 4, 7}) {
+            Group s(n);
+            run_forked(n, [&](int rank) {
+                Engine e = engine_for(s, rank, flat);
+                for (size_t count : counts)
+                    for (int root = -1; root < n; ++root) {
+                        std::vector<Affine> in(count), out(count, Affine{-1, -1});
+                        for (size_t i = 0; i < count; ++i) in[i] = item_of(rank, i);
+                        CHILD_CHECK(e.reduce(in.data(), out.data(), count, sizeof(Affine),
+                                             Combine{compose, nullptr}, root) == 0);
+                        if (root >= 0 && rank != root) {
+                            CHILD_CHECK(out[0].m == -1);  // untouched outside the root
+                            continue;
                         }
-                        CHILD_CHECK(out[i].m == want.m && out[i].c == want.c);
+                        for (size_t i = 0; i < count; ++i) {
+                            Affine want = item_of(n - 1, i);
+                            for (int r = n - 2; r >= 0; --r) {
+                                Affine a = item_of(r, i);
+                                compose(nullptr, &a, &want, 1);
+                            }
+                            CHILD_CHECK(out[i].m == want.m && out[i].c == want.c);
+                        }
                     }
-                }
-            return 0;
-        });
-    }
+                return 0;
+            });
+        }
 }
 
 TEST(ShmEngine, GatherAndScatterMoveEveryBlockThroughChunks) {
@@ -218,7 +225,8 @@ TEST(ShmEngine, GatherAndScatterMoveEveryBlockThroughChunks) {
                     if (root < 0 || rank == root) {
                         for (int r = 0; r < n; ++r)
                             for (size_t i = 0; i < block; ++i)
-                                CHILD_CHECK(out[static_cast<size_t>(r) * block + i] == pattern(r, i, round));
+                                CHILD_CHECK(out[static_cast<size_t>(r) * block + i] ==
+                                            pattern(r, i, round));
                         CHILD_CHECK(out[block * n] == 0xEE);
                     }
                     if (root < 0) continue;
@@ -226,9 +234,11 @@ TEST(ShmEngine, GatherAndScatterMoveEveryBlockThroughChunks) {
                     std::vector<uint8_t> all(block * n), mine(block, 0);
                     if (rank == root)
                         for (int r = 0; r < n; ++r)
-                            for (size_t i = 0; i < block; ++i) all[static_cast<size_t>(r) * block + i] = pattern(r + 50, i, round);
+                            for (size_t i = 0; i < block; ++i)
+                                all[static_cast<size_t>(r) * block + i] = pattern(r + 50, i, round);
                     CHILD_CHECK(e.scatter(all.data(), block, mine.data(), root) == 0);
-                    for (size_t i = 0; i < block; ++i) CHILD_CHECK(mine[i] == pattern(rank + 50, i, round));
+                    for (size_t i = 0; i < block; ++i)
+                        CHILD_CHECK(mine[i] == pattern(rank + 50, i, round));
                 }
             return 0;
         });
@@ -243,15 +253,19 @@ TEST(ShmEngine, ScattervMovesBlocksOfTheirOwnLengths) {
             for (int root = 0; root < n; ++root) {
                 std::vector<size_t> bytes(static_cast<size_t>(n));
                 size_t total = 0;
-                for (int r = 0; r < n; ++r) total += bytes[static_cast<size_t>(r)] = static_cast<size_t>((r * 53 + root * 11) % 200);
+                for (int r = 0; r < n; ++r)
+                    total += bytes[static_cast<size_t>(r)] =
+                        static_cast<size_t>((r * 53 + root * 11) % 200);
                 std::vector<uint8_t> all(total), mine(bytes[static_cast<size_t>(rank)] + 1, 0xEE);
                 if (rank == root) {
                     size_t at = 0;
                     for (int r = 0; r < n; ++r)
-                        for (size_t i = 0; i < bytes[static_cast<size_t>(r)]; ++i) all[at++] = pattern(r, i, root);
+                        for (size_t i = 0; i < bytes[static_cast<size_t>(r)]; ++i)
+                            all[at++] = pattern(r, i, root);
                 }
                 CHILD_CHECK(e.scatterv(all.data(), bytes.data(), mine.data(), root) == 0);
-                for (size_t i = 0; i < bytes[static_cast<size_t>(rank)]; ++i) CHILD_CHECK(mine[i] == pattern(rank, i, root));
+                for (size_t i = 0; i < bytes[static_cast<size_t>(rank)]; ++i)
+                    CHILD_CHECK(mine[i] == pattern(rank, i, root));
                 CHILD_CHECK(mine[bytes[static_cast<size_t>(rank)]] == 0xEE);
             }
             return 0;
@@ -264,24 +278,25 @@ TEST(ShmEngine, ScattervMovesBlocksOfTheirOwnLengths) {
 TEST(ShmEngine, MixedCallsBackToBackNeverOverwriteUnreadSlots) {
     const int n = 6;
     for (bool flat : {false, true}) {
-    Group s(n);  // fresh flags: generations start again at 0
-    run_forked(n, [&](int rank) {
-        Engine e = engine_for(s, rank, flat);
-        for (int round = 0; round < 300; ++round) {
-            const int root = round % n;
-            std::vector<uint8_t> b(kChunk * n * 2 + 3);
-            if (rank == root)
-                for (size_t i = 0; i < b.size(); ++i) b[i] = pattern(root, i, round);
-            CHILD_CHECK(e.bcast(b.data(), b.size(), root, 0) == 0);
-            for (size_t i = 0; i < b.size(); ++i) CHILD_CHECK(b[i] == pattern(root, i, round));
-            std::vector<uint8_t> g(static_cast<size_t>(n) * 10);
-            uint8_t mine[10];
-            for (size_t i = 0; i < 10; ++i) mine[i] = pattern(rank, i, round);
-            CHILD_CHECK(e.gather(mine, 10, g.data(), -1) == 0);
-            for (int r = 0; r < n; ++r)
-                for (size_t i = 0; i < 10; ++i) CHILD_CHECK(g[static_cast<size_t>(r) * 10 + i] == pattern(r, i, round));
-        }
-        return 0;
-    });
+        Group s(n);  // fresh flags: generations start again at 0
+        run_forked(n, [&](int rank) {
+            Engine e = engine_for(s, rank, flat);
+            for (int round = 0; round < 300; ++round) {
+                const int root = round % n;
+                std::vector<uint8_t> b(kChunk * n * 2 + 3);
+                if (rank == root)
+                    for (size_t i = 0; i < b.size(); ++i) b[i] = pattern(root, i, round);
+                CHILD_CHECK(e.bcast(b.data(), b.size(), root, 0) == 0);
+                for (size_t i = 0; i < b.size(); ++i) CHILD_CHECK(b[i] == pattern(root, i, round));
+                std::vector<uint8_t> g(static_cast<size_t>(n) * 10);
+                uint8_t mine[10];
+                for (size_t i = 0; i < 10; ++i) mine[i] = pattern(rank, i, round);
+                CHILD_CHECK(e.gather(mine, 10, g.data(), -1) == 0);
+                for (int r = 0; r < n; ++r)
+                    for (size_t i = 0; i < 10; ++i)
+                        CHILD_CHECK(g[static_cast<size_t>(r) * 10 + i] == pattern(r, i, round));
+            }
+            return 0;
+        });
     }
 }

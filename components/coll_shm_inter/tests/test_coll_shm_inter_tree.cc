@@ -13,7 +13,8 @@ using namespace plexus::coll_shm_inter;
 
 namespace {
 
-constexpr unsigned kMachine = PLEXUS_TOPO_SHARE_MACHINE | PLEXUS_TOPO_SHARE_PACKAGE | PLEXUS_TOPO_SHARE_NUMA;
+constexpr unsigned kMachine =
+    PLEXUS_TOPO_SHARE_MACHINE | PLEXUS_TOPO_SHARE_PACKAGE | PLEXUS_TOPO_SHARE_NUMA;
 
 // Processes whose group[i] is equal share an L2 (and everything above); the rest only the machine.
 std::vector<unsigned> relation_of(const std::vector<int> &group) {
@@ -58,7 +59,8 @@ int depth(const Tree &t, int r) {
 TEST(ShmTree, ValidBinomialTreesFrom1To16Processes) {
     for (int n = 1; n <= 16; ++n) {
         // Three fake machines: flat, pairs interleaved (0 with n/2, ...), groups of four.
-        std::vector<int> flat(static_cast<size_t>(n), 0), pairs(static_cast<size_t>(n)), quads(static_cast<size_t>(n));
+        std::vector<int> flat(static_cast<size_t>(n), 0), pairs(static_cast<size_t>(n)),
+            quads(static_cast<size_t>(n));
         for (int i = 0; i < n; ++i) {
             pairs[static_cast<size_t>(i)] = i % std::max(1, n / 2);
             quads[static_cast<size_t>(i)] = i / 4;
@@ -67,7 +69,8 @@ TEST(ShmTree, ValidBinomialTreesFrom1To16Processes) {
             const std::vector<int> order = topology_order(n, relation_of(g));
             std::vector<int> sorted = order;
             std::sort(sorted.begin(), sorted.end());
-            for (int i = 0; i < n; ++i) ASSERT_EQ(sorted[static_cast<size_t>(i)], i) << "order is a permutation";
+            for (int i = 0; i < n; ++i)
+                ASSERT_EQ(sorted[static_cast<size_t>(i)], i) << "order is a permutation";
             EXPECT_EQ(order.empty() ? 0 : order[0], 0);
             const Tree t = binomial_tree(order);
             expect_valid_tree(t, n);
@@ -89,7 +92,8 @@ TEST(ShmTree, ProcessesSharingACacheAreNeighboursInTheOrder) {
     const Tree t = binomial_tree(order);
     for (int r = 0; r < 8; ++r) {
         if (t.children[static_cast<size_t>(r)].empty()) continue;
-        EXPECT_EQ(g[static_cast<size_t>(t.children[static_cast<size_t>(r)][0])], g[static_cast<size_t>(r)])
+        EXPECT_EQ(g[static_cast<size_t>(t.children[static_cast<size_t>(r)][0])],
+                  g[static_cast<size_t>(r)])
             << "the first child of " << r << " shares its cache";
     }
     // Groups of four sharing an L3 stay contiguous too.
@@ -100,7 +104,8 @@ TEST(ShmTree, ProcessesSharingACacheAreNeighboursInTheOrder) {
 }
 
 TEST(ShmTree, CloserLevelsScoreHigher) {
-    EXPECT_GT(closeness(PLEXUS_TOPO_SHARE_CORE | kMachine), closeness(PLEXUS_TOPO_SHARE_L2 | kMachine));
+    EXPECT_GT(closeness(PLEXUS_TOPO_SHARE_CORE | kMachine),
+              closeness(PLEXUS_TOPO_SHARE_L2 | kMachine));
     EXPECT_GT(closeness(PLEXUS_TOPO_SHARE_L2), closeness(PLEXUS_TOPO_SHARE_L3));
     EXPECT_GT(closeness(PLEXUS_TOPO_SHARE_L3), closeness(PLEXUS_TOPO_SHARE_NUMA));
     EXPECT_GT(closeness(PLEXUS_TOPO_SHARE_MACHINE), closeness(0));
