@@ -16,11 +16,8 @@ fi
 make -C "$build" -j"$jobs" >/dev/null
 make -C "$build" -j"$jobs" check TESTS= >/dev/null   # builds the test components
 show() { echo; echo "\$ $*"; status=0; "$@" || status=$?; [ "$status" -eq 0 ] || echo "(exit status $status)"; }
-
-# MPI: compile the examples with the build tree's mpicc, run them with plexrun (installed as
-# mpirun), with the default components, with shared memory's fast boxes and single copy off, and
-# the collectives with the component serving each one shown.
 plexrun="$build/tools/plexrun/plexrun"
+
 # The main demo (issue 19): one master process spawns 3 workers (MPI_Comm_spawn), hands out tiles
 # on demand, spawns 2 more after 30 % of the tiles (they join the same queue), merges everyone
 # (MPI_Intercomm_merge) for the final reduction, prints per-worker tile counts and the spawn
@@ -29,6 +26,10 @@ if [ -x "$plexrun" ] && [ -x "$build/examples/render/render" ]; then
   show "$plexrun" -n 1 "$build/examples/render/render" --workers 3 --grow 2 --check \
     --output "$build/render.png"
 fi
+
+# MPI: compile the examples with the build tree's mpicc, run them with plexrun (installed as
+# mpirun), with the default components, with shared memory's fast boxes and single copy off, and
+# the collectives with the component serving each one shown.
 if [ -x "$plexrun" ]; then
   demo=$(mktemp -d)
   trap 'rm -rf "$demo"' EXIT
