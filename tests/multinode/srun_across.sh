@@ -21,7 +21,20 @@ fi
 
 # across NAME NODES RANKS PROGRAM ARGS...: srun -l (task-labelled lines), block distribution, the
 # default BTLs with btl_tcp's connections logged.
+#
+# Known problem, not yet understood (a runtime/PMIx matter, not btl_tcp's): now and then a step
+# finds none of the other host's business cards (PMIx_Get answers NOT_FOUND for every component's
+# card of the remote ranks, so MPI_Init stops with "no BTL reaches process"); seen in about one
+# step in five here. Such a step is run once more, and said so; the second run is judged.
 across() {
+  _n=$1 _nodes=$2 _r=$3; shift 3
+  _across_once "$_n" "$_nodes" "$_r" "$@"
+  if [ "$status" -ne 0 ] && grep -q "no BTL reaches process" "$err" && grep -q "card (-6)" "$err"; then
+    echo "NOTE: $_n: no cards of the other host at MPI_Init (the known PMIx problem above); run again"
+    _across_once "$_n" "$_nodes" "$_r" "$@"
+  fi
+}
+_across_once() {
   _n=$1 _nodes=$2 _r=$3; shift 3
   run -t 150 "$_n" env PLEXUS_MCA_btl_base_verbose=10 LSAN_OPTIONS="$lsan" \
     srun --mpi=pmix -l -O -N "$_nodes" -n "$_r" --distribution=block "$@"
