@@ -49,7 +49,8 @@ struct Params {
 struct Module {
     plexus_coll_module_t base;  // first: the MPI layer sees this
     const plexus_coll_services_t *svc = nullptr;
-    const Params *params = nullptr;
+    const Params *params = nullptr;  // &own_params
+    Params own_params;               // the process-wide values, oversubscribed decided for this communicator
 };
 
 inline Module &module_of(plexus_coll_module_t *self) { return *reinterpret_cast<Module *>(self); }

@@ -4,6 +4,7 @@
 #include <new>
 
 #include "basic_functions.h"
+#include "basic_params.h"
 
 namespace plexus::coll_basic {
 namespace {
@@ -44,7 +45,9 @@ Module *create_module(const plexus_coll_scope_t &scope, int priority, const Para
     }
     m->base.destroy = destroy;
     m->svc = has_services(scope) ? scope.services : nullptr;
-    m->params = params;
+    m->own_params = *params;
+    m->own_params.oversubscribed = oversubscribed_for(scope);
+    m->params = &m->own_params;
     return m;
 }
 

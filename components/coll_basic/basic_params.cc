@@ -58,6 +58,7 @@ Params defaults() {
 
 Params g_params = defaults();
 int g_oversubscribed = kOversubscribedAuto;
+uint32_t g_node_cpus = 0;  // 0: unknown, never oversubscribed under auto
 Storage g_storage;
 
 using plexus::sdk::ParamDesc;
@@ -141,8 +142,9 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                    "coll_basic_allreduce_reduce_bcast_bytes and coll_basic_allreduce_direct_bytes "
                    "(from 3 processes), "
                    "linear allgather, allgatherv and alltoall from their large sizes on (every size "
-                   "from 3 processes). auto compares the job's ranks on this node with the CPUs "
-                   "online. Default auto.",
+                   "from 3 processes). auto decides per communicator: yes when all its members are "
+                   "on this node and outnumber its CPUs online (no for a communicator with members "
+                   "of other jobs or nodes, so that every member decides alike). Default auto.",
                    &g_oversubscribed),
         threshold("bcast_large_bytes", "4m",
                   "Bcast messages (count * type size) of at least this many bytes use scatter_allgather "
@@ -237,9 +239,17 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
 
 const Params &params() { return g_params; }
 
-void decide_oversubscribed(bool node_oversubscribed) {
-    g_params.oversubscribed =
-        g_oversubscribed == kOversubscribedYes || (g_oversubscribed == kOversubscribedAuto && node_oversubscribed);
+void set_node_cpus(uint32_t cpus_online) { g_node_cpus = cpus_online; }
+
+// Every member must decide alike, or they run different algorithms and wait for messages that
+// never come (a communicator merged from two jobs, one of them crowding the node, hung so). So
+// auto asks only what every member sees the same: whether the whole communicator is on this
+// node (local_peers counts neither other nodes' members nor other jobs', so a member elsewhere
+// makes it false everywhere) and how its size compares with the node's CPUs.
+bool oversubscribed_for(const plexus_coll_scope_t &scope) {
+    if (g_oversubscribed != kOversubscribedAuto) return g_oversubscribed == kOversubscribedYes;
+    const bool whole_comm_here = scope.is_inter == 0 && scope.local_peers == scope.size;
+    return whole_comm_here && g_node_cpus > 0 && static_cast<uint32_t>(scope.size) > g_node_cpus;
 }
 
 }  // namespace plexus::coll_basic

@@ -4,6 +4,7 @@
 // enum value or size is reported with the parameter's name and the valid values).
 #pragma once
 
+#include <plexus/coll.h>
 #include <plexus/component.h>
 
 #include "basic_context.h"
@@ -62,8 +63,11 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
 // The values registered (the defaults until register_params ran).
 const Params &params();
 
-// Decides Params::oversubscribed at open: coll_basic_node_oversubscribed, or under auto what the
-// runtime says of this node (plexus_job_info_t::oversubscribed).
-void decide_oversubscribed(bool node_oversubscribed);
+// The node's CPUs online (plexus_job_info_t::cpus_online; 0 when unknown), told at open.
+void set_node_cpus(uint32_t cpus_online);
+
+// Params::oversubscribed for one communicator: coll_basic_node_oversubscribed, or under auto
+// whether all its members are on this node and outnumber its CPUs (the same at every member).
+bool oversubscribed_for(const plexus_coll_scope_t &scope);
 
 }  // namespace plexus::coll_basic

@@ -41,7 +41,7 @@ struct Basic {
         job.struct_size = sizeof job;
         const bool known = PLEXUS_HOST_HAS_OR_LOG(host, self, job_info, "the node is taken as not oversubscribed") &&
                            host->job_info(&job) == PLEXUS_SUCCESS;
-        plexus::coll_basic::decide_oversubscribed(known && job.oversubscribed);
+        plexus::coll_basic::set_node_cpus(known ? job.cpus_online : 0);
         return PLEXUS_SUCCESS;
     }
 
