@@ -11,7 +11,7 @@ version_of() {
     echo "$(sed -n "s/^#define PLEXUS_${FW}_MAJOR \([0-9]*\).*/\1/p" "$h").$(sed -n "s/^#define PLEXUS_${FW}_MINOR \([0-9]*\).*/\1/p" "$h")"
 }
 for fw in btl coll osc dpm reconf; do expect_contains "$fw (interface $(version_of $fw), "; done
-expect_contains "osc (interface 1.1, ranked per object, with fallback, query per window)"
+expect_contains "osc (interface $(version_of osc), ranked per object, with fallback, query per window)"
 expect_contains "reconf (interface 1.1, zero or one, query per process)"
 expect_contains "basic       1.0.0   usable"
 expect_contains "good        1.0.0   usable"
