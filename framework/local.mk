@@ -63,6 +63,9 @@ plexussdkinclude_HEADERS = \
 	framework/include/plexus/sdk/process_module.hpp framework/include/plexus/sdk/progress.hpp \
 	framework/include/plexus/sdk/btl_entry_points.hpp framework/include/plexus/sdk/btl_limits.hpp
 pkgconfig_DATA += framework/plexus-component.pc
+# osc components: the module filled from a window class, the fair lock on shared words.
+plexussdkinclude_HEADERS += \
+	framework/include/plexus/sdk/osc_module.hpp framework/include/plexus/sdk/ticket_rwlock.hpp
 
 # The core's shared-memory services (host API 1.3's shm table, plexus/shm.h) and the header-only
 # shared-memory data structures components inline (plexus/sdk/shm_*.hpp).

@@ -1,21 +1,19 @@
-// The plexus_osc_module_t the MPI layer holds for one window, and the window behind it.
+// The plexus_osc_module_t the MPI layer holds for one window, and the window behind it (the SDK's
+// OscModule: every entry point forwards to the Window's member of the same name).
 #pragma once
 
-#include <memory>
-
 #include <plexus/osc.h>
+#include <plexus/sdk/osc_module.hpp>
 
 #include "rdma_params.h"
 #include "rdma_window.h"
 
 namespace plexus::osc_rdma {
 
-struct ModuleHandle {
-    plexus_osc_module_t base;  // first: the MPI layer's pointer is this handle's
-    std::unique_ptr<Window> window;
-};
+using ModuleHandle = plexus::sdk::OscModule<Window>;
 
 // A module for the scope (a dry run's scope without services gets one that is only destroyed).
-ModuleHandle *create_module(const plexus_osc_scope_t &scope, const Config &config, const plexus_host_api_t *host);
+ModuleHandle *create_module(const plexus_osc_scope_t &scope, const Config &config,
+                            const plexus_host_api_t *host);
 
 }  // namespace plexus::osc_rdma

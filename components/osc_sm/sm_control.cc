@@ -10,7 +10,7 @@ ControlBlock *init_control(void *mem, uint32_t n, uint32_t owner) {
     auto *c = static_cast<ControlBlock *>(mem);
     c->ranks = n;
     c->owner = owner;
-    new (&c->lock) std::atomic<uint64_t>(0);
+    c->lock = plexus::sdk::TicketRwWords{};
     new (&c->acc) std::atomic<uint32_t>(0);
     new (&c->completes) std::atomic<uint64_t>(0);
     new (&c->arrived) std::atomic<uint64_t>(0);

@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <plexus/sdk/ticket_rwlock.hpp>
+
 namespace plexus::osc_sm {
 
 static_assert(std::atomic<uint64_t>::is_always_lock_free, "the control block needs lock-free 64-bit atomics");
@@ -20,8 +22,9 @@ struct ControlBlock {
     uint64_t magic;
     uint32_t ranks;  // entries of posts[]
     uint32_t owner;  // the owner's rank in the window
-    // Reader-writer lock of the owner's window (sm_rwlock.h): MPI_Win_lock / MPI_Win_unlock.
-    alignas(64) std::atomic<uint64_t> lock;
+    // Reader-writer lock of the owner's window, fair (plexus/sdk/ticket_rwlock.hpp):
+    // MPI_Win_lock / MPI_Win_unlock.
+    alignas(64) plexus::sdk::TicketRwWords lock;
     // Accumulates into the owner's window take it one at a time (sm_spinlock.h).
     alignas(64) std::atomic<uint32_t> acc;
     // MPI_Win_complete calls that named the owner, ever (MPI_Win_wait counts them).

@@ -1,14 +1,15 @@
 // The epochs. Fence: the shared barrier (nothing to count: every put, get and accumulate is done
 // when its call returns). PSCW: post and complete counters (sm_pscw.h); start only records the
 // group, an access waits for its target's post. Lock: the target's reader-writer lock, taken and
-// released by the origin alone.
+// released by the origin alone, granted in arrival order (tickets: shared lockers are not starved
+// by a stream of exclusive ones, nor the reverse).
+#include <plexus/sdk/ticket_rwlock.hpp>
+
 #include "sm_barrier.h"
 #include "sm_pscw.h"
-#include "sm_rwlock.h"
 #include "sm_window.h"
 
 namespace plexus::osc_sm {
-
 int Window::fence(int assert_bits) {
     if (access_open_ || exposure_open_ || locks_held_ > 0)
         return fail(PLEXUS_OSC_ERR_RMA_SYNC, "MPI_Win_fence inside a %s epoch",
@@ -92,17 +93,12 @@ int Window::lock(int lock_type, int target, int assert_bits) {
     if (assert_bits & PLEXUS_OSC_MODE_NOCHECK) {
         p.lock = Lock::kNoCheck;  // nobody else holds or asks a conflicting lock: nothing to take
     } else {
-        RwLock l(p.ctl->lock);
+        // A ticket is drawn and waited for through the progress engine: no withdrawing from the
+        // queue, and none needed (the wait is not bounded).
+        plexus::sdk::TicketRwLock l(p.ctl->lock);
         const bool excl = lock_type == PLEXUS_OSC_LOCK_EXCLUSIVE;
-        if (!excl) {
-            if (int rc = block_until("MPI_Win_lock", [&] { return l.try_lock_shared(); }); rc != PLEXUS_OSC_SUCCESS) return rc;
-        } else {
-            l.announce_writer();
-            if (int rc = block_until("MPI_Win_lock", [&] { return l.try_lock_announced(); }); rc != PLEXUS_OSC_SUCCESS) {
-                l.withdraw_writer();
-                return rc;
-            }
-        }
+        auto wait = [this](auto &&turn) { return block_until("MPI_Win_lock", turn); };
+        if (int rc = excl ? l.lock_exclusive(wait) : l.lock_shared(wait); rc != PLEXUS_OSC_SUCCESS) return rc;
         p.lock = excl ? Lock::kExclusive : Lock::kShared;
     }
     ++locks_held_;
@@ -114,7 +110,7 @@ int Window::unlock(int target) {
         return fail(PLEXUS_OSC_ERR_RANK, "MPI_Win_unlock: rank %d is not in the window's group of %d", target, size_);
     Peer &p = peers_[size_t(target)];
     if (p.lock == Lock::kNone) return fail(PLEXUS_OSC_ERR_RMA_SYNC, "MPI_Win_unlock: rank %d is not locked by this process", target);
-    RwLock l(p.ctl->lock);
+    plexus::sdk::TicketRwLock l(p.ctl->lock);
     if (p.lock == Lock::kExclusive) l.unlock_exclusive();
     else if (p.lock == Lock::kShared) l.unlock_shared();
     else std::atomic_thread_fence(std::memory_order_seq_cst);  // NOCHECK: the stores still go out first

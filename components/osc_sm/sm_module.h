@@ -1,21 +1,19 @@
-// The osc module of one window: plexus_osc_module_t's functions over a Window.
+// The osc module of one window: the SDK's OscModule, every entry point forwarding to the Window's
+// member of the same name.
 #pragma once
-
-#include <memory>
 
 #include <plexus/component.h>
 #include <plexus/osc.h>
+#include <plexus/sdk/osc_module.hpp>
 
 #include "sm_window.h"
 
 namespace plexus::osc_sm {
 
-struct Module {
-    plexus_osc_module_t base;  // first: the MPI layer holds &base
-    std::unique_ptr<Window> window;
-};
+using Module = plexus::sdk::OscModule<Window>;
 
 // A module for the window of scope (nullptr when out of memory); destroy frees it.
-Module *create_module(const plexus_osc_scope_t &scope, const plexus_host_api_t *host, const plexus_component_t *self);
+Module *create_module(const plexus_osc_scope_t &scope, const plexus_host_api_t *host,
+                      const plexus_component_t *self);
 
 }  // namespace plexus::osc_sm

@@ -1,5 +1,5 @@
-// The synchronisation primitives of osc_sm (sm_rwlock.h, sm_spinlock.h, sm_barrier.h, sm_pscw.h)
-// between forked processes sharing an anonymous mapping, as window members share control blocks:
+// The synchronisation primitives of osc_sm (the fair ticket lock of plexus/sdk/ticket_rwlock.hpp,
+// sm_spinlock.h, sm_barrier.h, sm_pscw.h) between forked processes sharing an anonymous mapping, as window members share control blocks:
 // counters under the locks end exact, readers never see a writer's half-done update, the barrier
 // lets nobody through early, and a post of a later epoch never stands in for an earlier one.
 // Every wait is bounded (the tests' wait function gives up after 20 s).
@@ -17,10 +17,10 @@
 #include "components/osc_sm/sm_barrier.h"
 #include "components/osc_sm/sm_control.h"
 #include "components/osc_sm/sm_pscw.h"
-#include "components/osc_sm/sm_rwlock.h"
 #include "components/osc_sm/sm_spinlock.h"
 
 using namespace plexus::osc_sm;
+using plexus::sdk::TicketRwLock;
 
 namespace {
 
@@ -81,12 +81,22 @@ constexpr int kRounds = 2000;
 
 }  // namespace
 
+namespace {
+
+// The ticket lock's wait of the module's shape (poll, then the bounded progress-like wait).
+const auto bounded = [](auto &&turn) { return wait_until(bounded_wait, turn); };
+
+// Nobody holds or waits: every ticket drawn has left.
+bool idle(const plexus::sdk::TicketRwWords &w) { return w.next == w.read && w.next == w.write; }
+
+}  // namespace
+
 TEST(OscSmRwLock, ExclusiveCounterIsExact) {
     Shared s(kProcs);
     const bool ok = run_forked(kProcs, [&](int) {
-        RwLock l(s.ctl->lock);
+        TicketRwLock l(s.ctl->lock);
         for (int i = 0; i < kRounds; ++i) {
-            if (l.lock_exclusive(bounded_wait) != PLEXUS_SUCCESS) return false;
+            if (l.lock_exclusive(bounded) != PLEXUS_SUCCESS) return false;
             slow_increment(&s.data[0], i);
             l.unlock_exclusive();
         }
@@ -94,22 +104,23 @@ TEST(OscSmRwLock, ExclusiveCounterIsExact) {
     });
     EXPECT_TRUE(ok);
     EXPECT_EQ(s.data[0], uint64_t(kProcs) * kRounds);
-    EXPECT_EQ(s.ctl->lock.load(), 0u);
+    EXPECT_TRUE(idle(s.ctl->lock));
+    EXPECT_EQ(s.ctl->lock.next, uint32_t(kProcs * kRounds));
 }
 
 TEST(OscSmRwLock, ReadersNeverSeeAHalfWrite) {
     Shared s(kProcs);
     const bool ok = run_forked(kProcs, [&](int me) {
-        RwLock l(s.ctl->lock);
+        TicketRwLock l(s.ctl->lock);
         for (int i = 0; i < kRounds / 2; ++i) {
             if (me == 0) {  // the writer keeps data[0] == data[1] outside the lock only
-                if (l.lock_exclusive(bounded_wait) != PLEXUS_SUCCESS) return false;
+                if (l.lock_exclusive(bounded) != PLEXUS_SUCCESS) return false;
                 s.data[0] = s.data[0] + 1;
                 if (i % 5 == 0) sched_yield();
                 s.data[1] = s.data[1] + 1;
                 l.unlock_exclusive();
             } else {
-                if (l.lock_shared(bounded_wait) != PLEXUS_SUCCESS) return false;
+                if (l.lock_shared(bounded) != PLEXUS_SUCCESS) return false;
                 const uint64_t a = s.data[0];
                 if (i % 5 == 0) sched_yield();
                 const uint64_t b = s.data[1];
@@ -121,40 +132,71 @@ TEST(OscSmRwLock, ReadersNeverSeeAHalfWrite) {
     });
     EXPECT_TRUE(ok);
     EXPECT_EQ(s.data[0], uint64_t(kRounds / 2));
+    EXPECT_TRUE(idle(s.ctl->lock));
 }
 
-TEST(OscSmRwLock, SharedHoldersTogetherExclusiveAlone) {
+// Arrival order decides, whatever the kind: shared holders coexist, an exclusive locker waits for
+// the ones before it and keeps later shared lockers out, and a shared locker that came before an
+// exclusive one is not overtaken by it (the writer-preferring lock this replaced let a waiting
+// writer through first, so a stream of writers kept readers out for good).
+TEST(OscSmRwLock, TurnsFollowArrivalOrder) {
     Shared s(1);
-    RwLock l(s.ctl->lock);
-    ASSERT_TRUE(l.try_lock_shared());
-    ASSERT_TRUE(l.try_lock_shared());
-    l.announce_writer();
-    EXPECT_FALSE(l.try_lock_announced());  // readers hold it
-    EXPECT_FALSE(l.try_lock_shared());     // a waiting writer goes first: no starvation
+    TicketRwLock l(s.ctl->lock);
+    const uint32_t r1 = l.draw(), r2 = l.draw();
+    ASSERT_TRUE(l.shared_turn(r1));
+    l.enter_shared();
+    ASSERT_TRUE(l.shared_turn(r2));  // shared holders together
+    l.enter_shared();
+    const uint32_t w1 = l.draw();
+    const uint32_t r3 = l.draw();
+    const uint32_t w2 = l.draw();
+    EXPECT_FALSE(l.exclusive_turn(w1));  // readers hold it
+    EXPECT_FALSE(l.shared_turn(r3));     // behind the waiting writer
     l.unlock_shared();
-    EXPECT_FALSE(l.try_lock_announced());
+    EXPECT_FALSE(l.exclusive_turn(w1));
     l.unlock_shared();
-    EXPECT_TRUE(l.try_lock_announced());
-    EXPECT_FALSE(l.try_lock_shared());
-    l.announce_writer();
-    EXPECT_FALSE(l.try_lock_announced());  // one writer at a time
-    l.withdraw_writer();
+    ASSERT_TRUE(l.exclusive_turn(w1));
+    EXPECT_FALSE(l.shared_turn(r3));
+    EXPECT_FALSE(l.exclusive_turn(w2));  // one writer at a time
     l.unlock_exclusive();
-    EXPECT_EQ(s.ctl->lock.load(), 0u);
+    ASSERT_TRUE(l.shared_turn(r3));      // the reader that came before w2 goes first
+    EXPECT_FALSE(l.exclusive_turn(w2));
+    l.enter_shared();
+    EXPECT_FALSE(l.exclusive_turn(w2));
+    l.unlock_shared();
+    ASSERT_TRUE(l.exclusive_turn(w2));
+    l.unlock_exclusive();
+    EXPECT_TRUE(idle(s.ctl->lock));
 }
 
-TEST(OscSmRwLock, AWaitThatTimesOutLeavesNoTrace) {
-    Shared s(1);
-    RwLock l(s.ctl->lock);
-    ASSERT_EQ(l.lock_shared(bounded_wait), PLEXUS_SUCCESS);
-    EXPECT_EQ(l.lock_exclusive(bounded_wait, 50), PLEXUS_ERR_TIMEOUT);
-    EXPECT_EQ(s.ctl->lock.load(), 1u);  // one reader, no writer announced
-    EXPECT_EQ(l.lock_shared(bounded_wait, 50), PLEXUS_SUCCESS);
-    l.unlock_shared();
-    l.unlock_shared();
-    EXPECT_EQ(l.lock_exclusive(bounded_wait, 50), PLEXUS_SUCCESS);
-    EXPECT_EQ(l.lock_shared(bounded_wait, 50), PLEXUS_ERR_TIMEOUT);
-    l.unlock_exclusive();
+// Two processes take the exclusive lock back to back, without a pause, for as long as the readers
+// need; each of two readers must still get the shared lock 200 times, every wait bounded at 20 s
+// (a reader starved by the stream fails its wait). The writers stop only once both readers are
+// done, so every reader's turn is taken while exclusive lockers keep arriving.
+TEST(OscSmRwLock, SharedLockersAreNotStarvedByAStreamOfExclusiveOnes) {
+    constexpr int kReaders = 2, kWriters = 2, kReads = 200;
+    Shared s(kReaders + kWriters);
+    // data[0]: the writers' turns; data[1]: readers finished
+    const bool ok = run_forked(kReaders + kWriters, [&](int me) {
+        TicketRwLock l(s.ctl->lock);
+        if (me < kWriters) {
+            while (__atomic_load_n(&s.data[1], __ATOMIC_ACQUIRE) < uint64_t(kReaders)) {
+                if (l.lock_exclusive(bounded) != PLEXUS_SUCCESS) return false;
+                s.data[0] = s.data[0] + 1;
+                l.unlock_exclusive();
+            }
+            return true;
+        }
+        for (int i = 0; i < kReads; ++i) {
+            if (l.lock_shared(bounded) != PLEXUS_SUCCESS) return false;
+            l.unlock_shared();
+        }
+        __atomic_fetch_add(&s.data[1], 1, __ATOMIC_RELEASE);
+        return true;
+    });
+    EXPECT_TRUE(ok);
+    EXPECT_TRUE(idle(s.ctl->lock));
+    EXPECT_EQ(s.data[1], uint64_t(kReaders));
 }
 
 TEST(OscSmSpinLock, AccumulateCounterIsExact) {
