@@ -23,7 +23,13 @@ struct PeerMemory {
     int32_t disp_unit = 1;
     uint32_t win_id = 0;
     uint32_t handles = 0;
-    uint32_t flags = 0;  // kMayIssueRma
+    uint32_t flags = 0;  // kMayIssueRma, kAsyncWanted
+    // For passive target without the target (rdma_async.h): the process, and a word of its
+    // memory with a value the others read by single copy to prove they may.
+    int32_t pid = 0;
+    uint32_t reserved = 0;
+    uint64_t probe_addr = 0;
+    uint64_t probe_value = 0;
     struct Handle {
         char btl[kBtlNameBytes];  // the BTL component's name, NUL-terminated
         plexus_btl_mem_handle_t mem;
@@ -33,6 +39,10 @@ struct PeerMemory {
 // This process may write or read peers' windows by put/get (the protocol setting allows rma and
 // one of its BTLs has put or get).
 inline constexpr uint32_t kMayIssueRma = 1;
+// This process would take passive target through the shared segment (osc_rdma_async_progress on,
+// every member on this node, single copy permitted here): only when every member says so is the
+// segment made.
+inline constexpr uint32_t kAsyncWanted = 2;
 
 // Adds a handle to an entry; false when it already has kMaxHandles or the name is too long.
 bool add_handle(PeerMemory *entry, const char *btl_name, const plexus_btl_mem_handle_t &mem);

@@ -89,6 +89,7 @@ int Window::start_op(const char *call, PendingOp op, int target) {
     if (int rc = check_access(call, target, op.disp, op.target_count, op.ti, &bytes); rc != PLEXUS_OSC_SUCCESS)
         return rc;
     if (bytes == 0) return PLEXUS_OSC_SUCCESS;
+    if (p.direct) return direct_op(call, op, target);  // a lock epoch without the target: done now
     if (config_.protocol == Setting::kSendRecv || !epoch_allows_now(p) || !p.queued.empty()) {
         p.queued.push_back(op);  // behind earlier queued ones: operations keep their order
         return PLEXUS_OSC_SUCCESS;
@@ -249,7 +250,7 @@ int Window::put(const void *origin, int ocount, plexus_coll_dtype_t *otype, int 
     if (target >= 0 && target < size_ &&
         (config_.protocol == Setting::kAuto || config_.protocol == Setting::kBuffered)) {
         Peer &p = peers_[size_t(target)];
-        if (p.queued.empty() && in_access_epoch(p) && epoch_allows_now(p)) {
+        if (!p.direct && p.queued.empty() && in_access_epoch(p) && epoch_allows_now(p)) {
             bool done = false;
             const int rc = put_small(p, origin, otype, disp, tcount, ttype, &done);
             if (done) return rc;

@@ -12,11 +12,13 @@ namespace plexus::osc_rdma {
 namespace {
 
 constexpr const char *kProtocolValues[] = {"auto", "sendrecv", "buffered", "rma", nullptr};
+constexpr const char *kAsyncValues[] = {"off", "on", nullptr};
 
 Config g_config;
 const plexus_component_t *g_self = nullptr;
 int g_protocol = 0;
 uint64_t g_buffer_size = 0;
+int g_async = 1;
 
 }  // namespace
 
@@ -38,6 +40,17 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
             "protocol; 0 is the eager limit of the BTL to each target; bounded by the BTL's "
             "largest send. At least 65 when set. Default 0.",
             6),
+        plexus::sdk::enum_param(
+            "async_progress", &g_async, kAsyncValues, "on",
+            "Passive target that completes while the target computes without calling MPI. on: a "
+            "window whose members all share this node takes MPI_Win_lock/unlock from lock words in "
+            "a small shared segment and moves the data of lock epochs by single copy (Cross Memory "
+            "Attach), accumulates under the target's accumulate lock, so the target does nothing; "
+            "only with osc_rdma_protocol auto; other windows, fences and PSCW are unchanged. off: the paper's passive target, by "
+            "messages the target's progress engine answers (the target must enter MPI). Between "
+            "nodes there is no progress thread yet: such windows use messages either way. "
+            "Default on.",
+            4),
     });
     if (rc != PLEXUS_SUCCESS) return rc;
     if (g_buffer_size != 0 && g_buffer_size < Coalescer::min_capacity()) {
@@ -49,6 +62,7 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
     }
     g_config.protocol = Setting(g_protocol);
     g_config.buffer_size = size_t(g_buffer_size);
+    g_config.async_progress = g_async == 1;
     return PLEXUS_SUCCESS;
 }
 

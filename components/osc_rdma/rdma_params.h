@@ -1,5 +1,6 @@
-// osc_rdma's parameters: the protocol (auto or one forced for every message) and the size of the
-// buffered protocol's coalescing buffers (0: each BTL's eager limit).
+// osc_rdma's parameters: the protocol (auto or one forced for every message), the size of the
+// buffered protocol's coalescing buffers (0: each BTL's eager limit), and whether passive target
+// may complete without the target (osc_rdma_async_progress, rdma_async.h).
 #pragma once
 
 #include <cstddef>
@@ -13,6 +14,7 @@ namespace plexus::osc_rdma {
 struct Config {
     Setting protocol = Setting::kAuto;
     size_t buffer_size = 0;  // 0: the eager limit of the BTL to each peer
+    bool async_progress = true;  // windows within one node: locks and data without the target
 };
 
 int register_params(const plexus_host_api_t *host, const plexus_component_t *self);

@@ -283,6 +283,7 @@ int Window::lock(int lock_type, int target, int assert_bits) {
     Peer &p = peers_[size_t(target)];
     if (p.lock != LockState::kNone) return fail(PLEXUS_OSC_ERR_RMA_SYNC, "MPI_Win_lock: rank %d is already locked by this process", target);
     if (access_open_) return fail(PLEXUS_OSC_ERR_RMA_SYNC, "MPI_Win_lock inside a start/complete epoch");
+    if (async_) return lock_direct(p, lock_type, assert_bits);  // the target takes no part
     p.lock_type = lock_type;
     p.unlock_done = false;
     ++locks_held_;
@@ -302,6 +303,7 @@ int Window::unlock(int target) {
     if (target < 0 || target >= size_) return fail(PLEXUS_OSC_ERR_RANK, "MPI_Win_unlock: rank %d is not in the window's group of %d", target, size_);
     Peer &p = peers_[size_t(target)];
     if (p.lock == LockState::kNone) return fail(PLEXUS_OSC_ERR_RMA_SYNC, "MPI_Win_unlock: rank %d is not locked by this process", target);
+    if (p.direct) return unlock_direct(p);
     RDMA_WAIT(p.lock == LockState::kGranted);
     if (int rc = complete_rma(p); rc != PLEXUS_OSC_SUCCESS) return rc;
     if (int rc = close_epoch(p, kFlagUnlock); rc != PLEXUS_OSC_SUCCESS) return rc;

@@ -1,5 +1,7 @@
 // A window's life: creation (memory registered with every BTL that can put/get, then base, size,
 // disp_unit, window id and handles exchanged by an allgather) and MPI_Win_free.
+#include <unistd.h>
+
 #include <cstring>
 #include <set>
 
@@ -19,6 +21,7 @@ Window::Window(const plexus_osc_scope_t &scope, const Config &config, const plex
       rank_(scope.rank),
       size_(scope.comm_size),
       flavor_(scope.flavor),
+      local_peers_(scope.local_peers),
       base_(scope.base),
       bytes_(scope.size),
       disp_unit_(scope.disp_unit),
@@ -27,6 +30,7 @@ Window::Window(const plexus_osc_scope_t &scope, const Config &config, const plex
 
 Window::~Window() {
     progress_reg_.reset();
+    async_.reset();
     if (registered_) registry_remove(svc_, id_);
     registrations_.clear();
     if (allocated_ && base_) svc_->free_mem(base_);
@@ -92,16 +96,43 @@ int Window::init(void **base) {
         }
     }
 
+    // Passive target without the target is offered only by a process whose window is sound so
+    // far: a failure here returns right after the allgather, and the segment's set-up is collective.
+    std::string async_why;
+    // A forced protocol (osc_rdma_protocol other than auto) asks for every message to move its
+    // way, lock epochs included: the paper's experiments; only auto takes the shared segment.
+    const bool async_on = config_.async_progress && config_.protocol == Setting::kAuto;
+    if (local_rc == PLEXUS_OSC_SUCCESS && async_on && size_ > 1 && local_peers_ == size_ &&
+        async_possible(host_, &async_why)) {
+        mine.flags |= kAsyncWanted;
+        mine.pid = int32_t(getpid());
+        probe_word_ = (uint64_t(uint32_t(getpid())) << 32) ^ uint64_t(id_) ^ 0x9e3779b97f4a7c15ull;
+        mine.probe_addr = reinterpret_cast<uintptr_t>(&probe_word_);
+        mine.probe_value = probe_word_;
+    }
     std::vector<PeerMemory> all(static_cast<size_t>(size_));
     const plexus_coll_services_t *coll = svc_->coll;
     int rc = coll->dispatch->allgather(nullptr, &mine, int(sizeof mine), coll->byte_type, all.data(), int(sizeof mine),
                                        coll->byte_type, comm_);
     if (rc != PLEXUS_OSC_SUCCESS) return fail(rc, "the exchange of window addresses failed");
     if (local_rc != PLEXUS_OSC_SUCCESS) return local_rc;
+    uint32_t wanted = kAsyncWanted;
+    for (const PeerMemory &m : all) wanted &= m.flags;
     table_ = std::make_unique<MemoryTable>(std::move(all));
+    verbose_ = svc_->verbosity ? svc_->verbosity() : 0;
+    if (wanted) {
+        rc = setup_async();
+        if (rc != PLEXUS_OSC_SUCCESS) return rc;
+    } else if (size_ > 1) {
+        trace(PLEXUS_LOG_DECISION, "passive target by messages (the target's progress engine): %s",
+              !config_.async_progress ? "osc_rdma_async_progress is off"
+              : !async_on             ? "osc_rdma_protocol forces one protocol for every message"
+              : local_peers_ != size_ ? "members on other nodes (no progress thread between nodes)"
+              : !async_why.empty()    ? async_why.c_str()
+                                      : "another member cannot take part (parameter, node or single copy there)");
+    }
     fence_barrier_ = table_->rma_anywhere();
     direct_fence_ = size_ <= 2;
-    verbose_ = svc_->verbosity ? svc_->verbosity() : 0;
     trace(PLEXUS_LOG_DECISION, "%d processes, protocol %s; fences: %s", size_, kSettingNames[int(config_.protocol)],
           direct_fence_ ? "one message each way (two processes)"
                         : fence_barrier_ ? "reduce_scatter of the counts, then a barrier (put/get may be used)"
@@ -151,6 +182,7 @@ int Window::free_window() {
     // Nobody sends to this window once every process arrived here (their epochs are over).
     const int rc = svc_->coll->dispatch->barrier(nullptr, comm_);
     progress_reg_.reset();
+    async_.reset();  // nobody takes its locks any more: every member passed the barrier
     if (registered_) registry_remove(svc_, id_);
     registered_ = false;
     registrations_.clear();

@@ -15,6 +15,7 @@
 #include <plexus/osc.h>
 #include <plexus/sdk/progress.hpp>
 
+#include "rdma_async.h"
 #include "rdma_coalescer.h"
 #include "rdma_counters.h"
 #include "rdma_lock_queue.h"
@@ -110,6 +111,13 @@ struct Peer {
     bool in_access_group = false;
     LockState lock = LockState::kNone;
     int lock_type = 0;
+    bool direct = false;       // this lock epoch goes through the shared segment (rdma_direct.cc)
+    bool direct_held = false;  // and holds the target's lock word (not with MPI_MODE_NOCHECK)
+    // Contiguous puts (or gets) of the direct epoch not moved yet: one single copy for all of them
+    // at unlock (MPI lets them complete as late as that; the origin buffers stay untouched until).
+    std::vector<plexus_shm_iovec_t> batch_local;
+    std::vector<Run> batch_remote;
+    bool batch_write = false;
     bool unlock_done = false;
     // fences of a two-process window (rdma_sync.cc)
     uint8_t closing = 0;         // the next data message to it ends an epoch (kFlagFenceEnd ...)
@@ -187,6 +195,17 @@ private:
     int end_exposure_if_done(bool *done);
     void deliver_grant(Peer &p);
 
+    // passive target without the target (rdma_direct.cc)
+    int setup_async();
+    int lock_direct(Peer &p, int lock_type, int assert_bits);
+    int unlock_direct(Peer &p);
+    int direct_op(const char *call, const PendingOp &op, int target);
+    int flush_direct(Peer &p, const char *call);
+    int direct_accumulate(const char *call, const PendingOp &op, int target, const std::vector<Run> &runs,
+                          uint8_t *image, uint64_t at, __int128 lo, size_t span);
+    int direct_move(const char *call, int target, const std::vector<Run> &runs, uint8_t *image, uint64_t at,
+                    bool write);
+
     // target (rdma_target.cc)
     void on_data(int src, const MsgHeader &h, const uint8_t *body, size_t len);
     bool ahead_of_this_fence(const MsgHeader &h) const;
@@ -229,6 +248,7 @@ private:
     int rank_;
     int size_;
     int flavor_;
+    int local_peers_;
     void *base_;
     uint64_t bytes_;
     int disp_unit_;
@@ -268,6 +288,9 @@ private:
     bool exposure_open_ = false; // between post and wait/test
     int locks_held_ = 0;
     bool in_progress_ = false;
+    // Passive target without the target (osc_rdma_async_progress): set when every member took part.
+    std::unique_ptr<AsyncPassive> async_;
+    uint64_t probe_word_ = 0;  // read by the others' single-copy probe (PeerMemory::probe_addr)
     plexus::sdk::ProgressRegistration progress_reg_;
 };
 

@@ -119,6 +119,7 @@ include tests/mpi/tcp.mk
 include tests/mpi/dpm.mk
 include tests/mpi/dpm_sm.mk
 include tests/mpi/osc_sm.mk
+include tests/mpi/osc_async.mk
 
 mpi_runs_default = tests/mpi/default/pingpong.sh tests/mpi/default/ring.sh \
 	tests/mpi/default/ordering.sh tests/mpi/default/allpairs_stress.sh \

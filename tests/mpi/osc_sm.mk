@@ -4,13 +4,12 @@
 # a zero-size window (1, 4 and 8 ranks); with --static the same program on heap memory, which
 # osc_sm declines and osc_rdma serves (the trace checked), and `osc ^sm` sending Alloc_mem
 # windows to osc_rdma. osc_sm_accumulate: every predefined op from every rank into every rank at
-# once, in a fence epoch and under shared locks. osc_sm_passive: lock/put/accumulate/unlock
-# epochs complete while the target computes outside MPI. osc_sm_errors: MPI_ERR_RMA_SYNC and
+# once, in a fence epoch and under shared locks. osc_sm_passive (the osc_passive program of
+# osc_async.mk): lock epochs complete while the target computes outside MPI. osc_sm_errors: MPI_ERR_RMA_SYNC and
 # MPI_ERR_DISP with their messages. win_rdma_sm: the existing win_rdma program with osc_sm
 # first (its Alloc_mem window goes to osc_sm, its static one to osc_rdma). osc_sm_death: a rank
 # killed holding a window's exclusive lock ends the job.
-check_PROGRAMS += tests/mpi/osc_sm_epochs tests/mpi/osc_sm_accumulate tests/mpi/osc_sm_passive tests/mpi/osc_sm_errors \
-	tests/mpi/osc_sm_death
+check_PROGRAMS += tests/mpi/osc_sm_epochs tests/mpi/osc_sm_accumulate tests/mpi/osc_sm_errors tests/mpi/osc_sm_death
 
 tests_mpi_osc_sm_epochs_SOURCES = tests/mpi/osc_sm_epochs.c tests/mpi/test_util.h
 tests_mpi_osc_sm_epochs_CPPFLAGS = $(mpi_test_includes)
@@ -20,10 +19,6 @@ tests_mpi_osc_sm_accumulate_SOURCES = tests/mpi/osc_sm_accumulate.c tests/mpi/te
 tests_mpi_osc_sm_accumulate_CPPFLAGS = $(mpi_test_includes)
 tests_mpi_osc_sm_accumulate_LDADD = $(mpi_test_libs)
 tests_mpi_osc_sm_accumulate_LDFLAGS = $(mpi_test_link_flags)
-tests_mpi_osc_sm_passive_SOURCES = tests/mpi/osc_sm_passive.c tests/mpi/test_util.h
-tests_mpi_osc_sm_passive_CPPFLAGS = $(mpi_test_includes)
-tests_mpi_osc_sm_passive_LDADD = $(mpi_test_libs)
-tests_mpi_osc_sm_passive_LDFLAGS = $(mpi_test_link_flags)
 tests_mpi_osc_sm_errors_SOURCES = tests/mpi/osc_sm_errors.c tests/mpi/test_util.h
 tests_mpi_osc_sm_errors_CPPFLAGS = $(mpi_test_includes)
 tests_mpi_osc_sm_errors_LDADD = $(mpi_test_libs)

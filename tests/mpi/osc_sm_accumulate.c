@@ -4,7 +4,12 @@
  * LXOR, BAND, BOR, BXOR, double SUM, MAX, MIN, PROD, MPI_2INT MAXLOC and MINLOC end exactly at
  * the value of the operation over all contributions (they are associative and commutative); with
  * MPI_REPLACE every element ends as one rank's value, whole (MPI's per-element atomicity). Each
- * rank repeats its accumulates REP times to keep the targets busy. 1-8 ranks; plain MPI-2.2. */
+ * rank repeats its accumulates REP times to keep the targets busy. 1-8 ranks; plain MPI-2.2.
+ * --static: the window over heap memory, which osc_sm declines: osc_rdma serves it, its lock
+ * epochs by read, operation and write back under the target's accumulate lock (its passive target
+ * without the target) where every rank is on one node. */
+#include <string.h>
+
 #include "test_util.h"
 
 #define N 257
@@ -177,7 +182,11 @@ int main(int argc, char **argv)
     tu_require_ranks(1, 8);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    CHECK_MPI(MPI_Alloc_mem((MPI_Aint)bytes, MPI_INFO_NULL, &mem));
+    const int use_static = argc > 1 && strcmp(argv[1], "--static") == 0;
+    if (use_static)
+        mem = tu_malloc(bytes);
+    else
+        CHECK_MPI(MPI_Alloc_mem((MPI_Aint)bytes, MPI_INFO_NULL, &mem));
     reset(mem);
     CHECK_MPI(MPI_Win_create(mem, (MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
 
@@ -197,7 +206,10 @@ int main(int argc, char **argv)
 
     tu_barrier();
     CHECK_MPI(MPI_Win_free(&win));
-    CHECK_MPI(MPI_Free_mem(mem));
+    if (use_static)
+        free(mem);
+    else
+        CHECK_MPI(MPI_Free_mem(mem));
     return tu_finish("%d accumulate cases (every predefined op) from every rank into every rank at once, "
-                     "in a fence epoch and under shared locks", NCASES);
+                     "in a fence epoch and under shared locks (%s memory)", NCASES, use_static ? "heap" : "MPI_Alloc_mem");
 }

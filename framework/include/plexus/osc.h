@@ -191,7 +191,9 @@ struct plexus_osc_module {
      * (ALLOCATE: allocates scope->size bytes and returns them in *base; CREATE, DYNAMIC: *base
      * is left alone). PLEXUS_OSC_DECLINE or an error: the MPI layer agrees on the outcome with
      * the other processes, then calls destroy. win_free is collective (MPI_Win_free: after the
-     * last epoch; frees what win_init allocated); destroy follows it. destroy is the last call. */
+     * last epoch; frees what win_init allocated); destroy follows it. destroy is the last call.
+     * A win_free that answers PLEXUS_OSC_ERR_RMA_SYNC (called inside an epoch) must have changed
+     * nothing: the MPI layer keeps the window, usable, and destroy does not follow. */
     int (*win_init)(plexus_osc_module_t *self, void **base);
     int (*win_free)(plexus_osc_module_t *self);
     void (*destroy)(plexus_osc_module_t *self);

@@ -1,7 +1,8 @@
 // One-sided synchronisation (MPI-2.2 11.4): MPI_Win_fence, MPI_Win_start / complete /
 // post / wait / test, MPI_Win_lock / unlock. The MPI layer checks the window, the assert bits
 // each call may take, groups, ranks and lock types; which epoch a call may come in is the
-// module's to judge (MPI_ERR_RMA_SYNC through services.set_error).
+// module's to judge (MPI_ERR_RMA_SYNC through services.set_error). The epochs that the module's
+// successful calls open and close are noted on the window (Win::epochs), for MPI_Win_free.
 #include <vector>
 
 #include "mpi/api/profiling.h"
@@ -33,6 +34,12 @@ int group_epoch(const char *fn, Group *group, int assert_bits, Win *win, int all
                          member);
 }
 
+// What a successful call did to the epochs: opened one (true) or closed it.
+int noted(int rc, bool *epoch, bool open) {
+    if (rc == MPI_SUCCESS) *epoch = open;
+    return rc;
+}
+
 // complete and wait: the window alone.
 int end_epoch(const char *fn, Win *win, int (*plexus_osc_module_t::*member)(plexus_osc_module_t *), const char *name) {
     running(fn);
@@ -59,23 +66,29 @@ int PMPI_Win_fence(int assert, MPI_Win win) {
 
 PLEXUS_MPI_ALIAS(Win_start)
 int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
-    return group_epoch("MPI_Win_start", group, assert, win, kStartAsserts, win_valid(win) ? win->module->start : nullptr,
-                       "start");
+    const int rc = group_epoch("MPI_Win_start", group, assert, win, kStartAsserts,
+                               win_valid(win) ? win->module->start : nullptr, "start");
+    return rc == MPI_SUCCESS ? noted(rc, &win->epochs.access, true) : rc;
 }
 
 PLEXUS_MPI_ALIAS(Win_complete)
 int PMPI_Win_complete(MPI_Win win) {
-    return end_epoch("MPI_Win_complete", win, &plexus_osc_module_t::complete, "complete");
+    const int rc = end_epoch("MPI_Win_complete", win, &plexus_osc_module_t::complete, "complete");
+    return rc == MPI_SUCCESS ? noted(rc, &win->epochs.access, false) : rc;
 }
 
 PLEXUS_MPI_ALIAS(Win_post)
 int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
-    return group_epoch("MPI_Win_post", group, assert, win, kPostAsserts, win_valid(win) ? win->module->post : nullptr,
-                       "post");
+    const int rc = group_epoch("MPI_Win_post", group, assert, win, kPostAsserts,
+                               win_valid(win) ? win->module->post : nullptr, "post");
+    return rc == MPI_SUCCESS ? noted(rc, &win->epochs.exposure, true) : rc;
 }
 
 PLEXUS_MPI_ALIAS(Win_wait)
-int PMPI_Win_wait(MPI_Win win) { return end_epoch("MPI_Win_wait", win, &plexus_osc_module_t::wait, "wait"); }
+int PMPI_Win_wait(MPI_Win win) {
+    const int rc = end_epoch("MPI_Win_wait", win, &plexus_osc_module_t::wait, "wait");
+    return rc == MPI_SUCCESS ? noted(rc, &win->epochs.exposure, false) : rc;
+}
 
 PLEXUS_MPI_ALIAS(Win_test)
 int PMPI_Win_test(MPI_Win win, int *flag) {
@@ -86,7 +99,8 @@ int PMPI_Win_test(MPI_Win win, int *flag) {
     plexus_osc_module_t *m = win->module;
     if (!m->test) return report_unsupported(win, fn, "test");
     *flag = 0;
-    return module_result(win, m->test(m, flag), fn, "test");
+    const int rc = module_result(win, m->test(m, flag), fn, "test");
+    return rc == MPI_SUCCESS && *flag ? noted(rc, &win->epochs.exposure, false) : rc;
 }
 
 PLEXUS_MPI_ALIAS(Win_lock)
@@ -99,7 +113,9 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
     if (int rc = osc::check_assert(fn, win, assert, kLockAsserts)) return rc;
     plexus_osc_module_t *m = win->module;
     if (!m->lock) return report_unsupported(win, fn, "lock");
-    return module_result(win, m->lock(m, lock_type, rank, assert), fn, "lock");
+    const int rc = module_result(win, m->lock(m, lock_type, rank, assert), fn, "lock");
+    if (rc == MPI_SUCCESS) ++win->epochs.locks;
+    return rc;
 }
 
 PLEXUS_MPI_ALIAS(Win_unlock)
@@ -110,7 +126,9 @@ int PMPI_Win_unlock(int rank, MPI_Win win) {
     if (int rc = osc::check_lock_rank(fn, win, rank)) return rc;
     plexus_osc_module_t *m = win->module;
     if (!m->unlock) return report_unsupported(win, fn, "unlock");
-    return module_result(win, m->unlock(m, rank), fn, "unlock");
+    const int rc = module_result(win, m->unlock(m, rank), fn, "unlock");
+    if (rc == MPI_SUCCESS && win->epochs.locks > 0) --win->epochs.locks;
+    return rc;
 }
 
 }  // extern "C"

@@ -198,13 +198,24 @@ int win_create(const char *function, void *base, MPI_Aint size, int disp_unit, c
 
 int win_free(const char *function, Win **win) {
     Win *w = *win;
+    // Inside an epoch the call is refused before anything is touched: the window stays usable.
+    if (w->epochs.access || w->epochs.exposure || w->epochs.locks > 0)
+        return report_win_errorf(w, MPI_ERR_RMA_SYNC,
+                                 "%s: %s is inside %s (end it with %s first); the window was not freed", function,
+                                 win_name(w).c_str(),
+                                 w->epochs.locks > 0 ? "a lock epoch" : w->epochs.access ? "an access epoch of MPI_Win_start"
+                                                                                         : "an exposure epoch of MPI_Win_post",
+                                 w->epochs.locks > 0 ? "MPI_Win_unlock" : w->epochs.access ? "MPI_Win_complete" : "MPI_Win_wait");
     if (int rc = attributes_delete_all(AttributeHost{AttributeKind::Win, w, &w->attributes}))
         return report_win_code(w, rc,
                                std::string(function) + ": a delete callback of an attribute cached on " + win_name(w) +
                                    " returned error " + std::to_string(rc) + "; the window was not freed");
     const int rc = w->module->win_free ? w->module->win_free(w->module) : PLEXUS_OSC_SUCCESS;
-    // A failing win_free is reported on the window while it still exists; it is freed anyway,
-    // since the module's state is gone either way.
+    // A module that refuses with MPI_ERR_RMA_SYNC (an epoch only it knows of) has freed nothing:
+    // the window stays, usable. Any other failure is reported on the window while it still
+    // exists, and it is freed anyway, since the module's state is gone either way.
+    if (rc == PLEXUS_OSC_ERR_RMA_SYNC)
+        return report_module_error(w, rc, function, "the module refused to free the window; it was not freed");
     int reported = MPI_SUCCESS;
     if (rc != PLEXUS_OSC_SUCCESS) reported = report_module_error(w, rc, function, "the module could not free the window");
     w->module->destroy(w->module);

@@ -18,9 +18,11 @@ namespace plexus::mpi::osc {
 int win_create(const char *function, void *base, MPI_Aint size, int disp_unit, const Info *info, Comm *comm,
                Win **out);
 
-// MPI_Win_free: the attributes' delete callbacks, then the module's win_free (collective) and
-// destroy, then the private communicator. MPI_SUCCESS or the reported error (the window then
-// stays when a delete callback failed; a module's failing win_free still frees the window).
+// MPI_Win_free: refused inside an epoch (MPI_ERR_RMA_SYNC, nothing touched), else the
+// attributes' delete callbacks, then the module's win_free (collective) and destroy, then the
+// private communicator. MPI_SUCCESS or the reported error (the window then stays when a delete
+// callback failed or the module refused with MPI_ERR_RMA_SYNC; a module's other failures still
+// free the window).
 int win_free(const char *function, Win **win);
 
 // MPI_Win_get_group: a new group object of the window's processes (the caller's reference).

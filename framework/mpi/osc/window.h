@@ -33,6 +33,14 @@ struct plexus_mpi_win_s {
     // What the module said about the call now failing (services.set_error); taken by the report.
     std::string module_error;
     MPI_Fint fortran = 0;    // MPI_Win_c2f (osc/win_handles.h)
+    // The epochs this process has open, as the synchronisation calls that succeeded opened and
+    // closed them (api/win_sync.cc): MPI_Win_free refuses inside one before it touches anything
+    // (attributes, the module), so that the window stays usable (MPI-2.2 11.2.1).
+    struct Epochs {
+        bool access = false;    // MPI_Win_start .. MPI_Win_complete
+        bool exposure = false;  // MPI_Win_post .. MPI_Win_wait / a successful MPI_Win_test
+        int locks = 0;          // MPI_Win_lock .. MPI_Win_unlock, per target
+    } epochs;
 
     int group_size() const { return comm->size(); }
     int rank() const { return comm->rank; }

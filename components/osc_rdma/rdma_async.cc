@@ -1,0 +1,167 @@
+#include "rdma_async.h"
+
+#include <cstddef>
+#include <cstring>
+
+#include <plexus/sdk/host.hpp>
+
+namespace plexus::osc_rdma {
+namespace {
+
+// The shm services of 1.0 hold segments and single copy; anything older has neither.
+bool has_single_copy(const plexus_shm_services_t *s) {
+    return s && s->major == PLEXUS_SHM_MAJOR &&
+           s->struct_size >= offsetof(plexus_shm_services_t, single_copy) + sizeof s->single_copy &&
+           s->single_copy && s->single_copy_available && s->single_copy_probe &&
+           s->segment_create && s->segment_attach && s->segment_describe && s->segment_info &&
+           s->segment_detach;
+}
+
+// What rank 0 sends the others: its descriptor, or that it has none.
+struct SegmentCard {
+    int32_t ok;
+    int32_t reserved;
+    plexus_shm_desc_t desc;
+};
+
+}  // namespace
+
+bool async_possible(const plexus_host_api_t *host, std::string *why) {
+    if (!PLEXUS_HOST_HAS(host, shm) || !has_single_copy(host->shm) ||
+        !PLEXUS_HOST_HAS(host, progress_wait)) {
+        *why = "the core offers no shared segments with single copy";
+        return false;
+    }
+    plexus_reason_t r{};
+    if (host->shm->single_copy_available(&r) != 1) {
+        *why = std::string("single copy is not permitted here: ") + r.text;
+        return false;
+    }
+    return true;
+}
+
+AsyncPassive::AsyncPassive(const plexus_host_api_t *host, const plexus_osc_services_t *svc,
+                           plexus_coll_comm_t *comm, int rank, int size)
+    : host_(host), shm_(host->shm), svc_(svc), comm_(comm), rank_(rank), size_(size) {}
+
+AsyncPassive::~AsyncPassive() {
+    if (segment_) shm_->segment_detach(segment_);
+}
+
+// Rank 0 makes the segment and describes it; the others attach what it describes. A failure here
+// is kept for the agreement that follows (every member takes part in every collective).
+int AsyncPassive::make_or_attach(std::string *why) {
+    SegmentCard card{};
+    plexus_reason_t r{};
+    if (rank_ == 0) {
+        plexus_shm_create_args_t a{};
+        a.struct_size = sizeof a;
+        a.size = sizeof(AsyncHeader) + sizeof(AsyncSlot) * uint64_t(size_);
+        a.expected_peers = uint32_t(size_ - 1);
+        a.label = "osc";
+        if (shm_->segment_create(&a, &segment_, &r) == PLEXUS_SUCCESS &&
+            shm_->segment_describe(segment_, &card.desc) == PLEXUS_SUCCESS) {
+            card.ok = 1;
+        } else {
+            *why = std::string("rank 0 could not make the control segment: ") + r.text;
+        }
+    }
+    const plexus_coll_services_t *coll = svc_->coll;
+    if (int rc = coll->dispatch->bcast(nullptr, &card, int(sizeof card), coll->byte_type, 0, comm_))
+        return rc;
+    if (!card.ok) {
+        if (why->empty()) *why = "rank 0 has no control segment";
+        return PLEXUS_OSC_SUCCESS;
+    }
+    if (rank_ != 0 && shm_->segment_attach(&card.desc, &segment_, &r) != PLEXUS_SUCCESS) {
+        segment_ = nullptr;
+        *why = std::string("the control segment could not be attached: ") + r.text;
+        return PLEXUS_OSC_SUCCESS;
+    }
+    plexus_shm_segment_info_t info{};
+    info.struct_size = sizeof info;
+    if (shm_->segment_info(segment_, &info) != PLEXUS_SUCCESS || info.size < sizeof(AsyncHeader)) {
+        *why = "the control segment's mapping is not readable";
+        return PLEXUS_OSC_SUCCESS;
+    }
+    header_ = static_cast<AsyncHeader *>(info.base);
+    if (rank_ == 0) {  // zeroed by the core: the locks start free
+        header_->members = uint32_t(size_);
+        header_->magic = kAsyncMagic;
+    }
+    return PLEXUS_OSC_SUCCESS;
+}
+
+bool AsyncPassive::probe_all(const MemoryTable &members, std::string *why) {
+    pids_.assign(size_t(size_), 0);
+    for (int r = 0; r < size_; ++r) {
+        const PeerMemory &m = members.at(r);
+        pids_[size_t(r)] = m.pid;
+        if (r == rank_) continue;
+        plexus_reason_t reason{};
+        if (shm_->single_copy_probe(m.pid, m.probe_addr, m.probe_value, &reason) !=
+            PLEXUS_SUCCESS) {
+            *why = "single copy to rank " + std::to_string(r) + " failed: " + reason.text;
+            return false;
+        }
+    }
+    return true;
+}
+
+int AsyncPassive::setup(const MemoryTable &members, std::string *why) {
+    why->clear();
+    if (int rc = make_or_attach(why)) return rc;
+    int32_t ok = header_ != nullptr && probe_all(members, why) ? 1 : 0;
+    // Rank 0 wrote the header before the bcast; everybody checks what it mapped.
+    if (ok && (header_->magic != kAsyncMagic || header_->members != uint32_t(size_))) {
+        *why = "the control segment holds something else";
+        ok = 0;
+    }
+    std::vector<int32_t> all(size_t(size_), 0);
+    const plexus_coll_services_t *coll = svc_->coll;
+    if (int rc = coll->dispatch->allgather(nullptr, &ok, int(sizeof ok), coll->byte_type,
+                                           all.data(), int(sizeof ok), coll->byte_type, comm_))
+        return rc;
+    for (int r = 0; r < size_ && why->empty(); ++r)
+        if (!all[size_t(r)])
+            *why = "rank " + std::to_string(r) + " cannot use the control segment or single copy";
+    ready_ = why->empty();
+    return PLEXUS_OSC_SUCCESS;
+}
+
+int AsyncPassive::lock(int target, bool exclusive) {
+    plexus::sdk::TicketRwLock l(slot(target).lock);
+    auto wait = [this](auto &&turn) { return wait_shared(host_, turn); };
+    return exclusive ? l.lock_exclusive(wait) : l.lock_shared(wait);
+}
+
+void AsyncPassive::unlock(int target, bool exclusive) {
+    plexus::sdk::TicketRwLock l(slot(target).lock);
+    if (exclusive)
+        l.unlock_exclusive();
+    else
+        l.unlock_shared();
+}
+
+int AsyncPassive::lock_accumulate(int target) {
+    plexus::sdk::TicketRwLock l(slot(target).acc);
+    return l.lock_exclusive([this](auto &&turn) { return wait_shared(host_, turn); });
+}
+
+void AsyncPassive::unlock_accumulate(int target) {
+    plexus::sdk::TicketRwLock(slot(target).acc).unlock_exclusive();
+}
+
+int AsyncPassive::copy(int target, const plexus_shm_iovec_t *local, size_t nlocal,
+                       const Run *remote, size_t nremote, bool write, std::string *why) {
+    static_assert(sizeof(Run) == sizeof(plexus_shm_remote_iovec_t),
+                  "runs are the host's remote lists");
+    plexus_reason_t r{};
+    const int rc = shm_->single_copy(pids_[size_t(target)], local, nlocal,
+                                     reinterpret_cast<const plexus_shm_remote_iovec_t *>(remote),
+                                     nremote, write ? 1 : 0, &r);
+    if (rc != PLEXUS_SUCCESS) *why = r.text;
+    return rc;
+}
+
+}  // namespace plexus::osc_rdma
