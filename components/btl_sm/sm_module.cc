@@ -11,6 +11,7 @@
 #include <cstring>
 #include <new>
 
+#include <plexus/sdk/btl_module.hpp>
 #include <plexus/sdk/host.hpp>
 
 #include "business_card.h"
@@ -193,21 +194,18 @@ SingleCopyWindow SmModule::single_copy_window_for(const plexus_job_info_t &job) 
 }
 
 void SmModule::fill_api() {
-    plexus_btl_module_t &m = handle_.api;
-    m.struct_size = sizeof m;
-    m.major = PLEXUS_BTL_MAJOR;
-    m.minor = PLEXUS_BTL_MINOR;
-    m.name = "sm";
-    m.caps = PLEXUS_BTL_CAP_SEND | PLEXUS_BTL_CAP_FAST_CHANNELS;
-    if (cma_) m.caps |= PLEXUS_BTL_CAP_GET | PLEXUS_BTL_CAP_PUT;
-    m.exclusivity = PLEXUS_BTL_EXCLUSIVITY_NODE;
-    m.latency_ns = 200;
-    m.bandwidth_mbps = 10000;
-    m.eager_limit = params_.eager_limit;
-    m.max_send_size = params_.max_send_size;
-    m.rdma_threshold = cma_ ? rdma_threshold_ : 0;
-    m.rdma_limit = rdma_limit_;
-    m.max_rdma_size = 0;
+    sdk::BtlModuleInfo info;
+    info.name = "sm";
+    info.caps = PLEXUS_BTL_CAP_SEND | PLEXUS_BTL_CAP_FAST_CHANNELS;
+    if (cma_) info.caps |= PLEXUS_BTL_CAP_GET | PLEXUS_BTL_CAP_PUT;
+    info.exclusivity = PLEXUS_BTL_EXCLUSIVITY_NODE;
+    info.latency_ns = 200;
+    info.bandwidth_mbps = 10000;
+    info.eager_limit = params_.eager_limit;
+    info.max_send_size = params_.max_send_size;
+    info.rdma_threshold = cma_ ? rdma_threshold_ : 0;
+    info.rdma_limit = rdma_limit_;
+    sdk::fill_btl_module(&handle_.api, info);
     handle_.self = this;
 }
 

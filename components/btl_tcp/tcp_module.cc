@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include <plexus/sdk/btl_module.hpp>
 #include <plexus/sdk/host.hpp>
 
 namespace plexus::btl_tcp {
@@ -137,20 +138,15 @@ int TcpModule::open(plexus_reason_t *why) {
 }
 
 void TcpModule::fill_api() {
-    plexus_btl_module_t &m = handle_.api;
-    m.struct_size = sizeof m;
-    m.major = PLEXUS_BTL_MAJOR;
-    m.minor = PLEXUS_BTL_MINOR;
-    m.name = "tcp";
-    m.caps = PLEXUS_BTL_CAP_SEND;  // no put/get: rendezvous goes by fragments (the PML's CTS path)
-    m.exclusivity = params_.exclusivity;
-    m.latency_ns = 20000;
-    m.bandwidth_mbps = 1000;
-    m.eager_limit = params_.eager_limit;
-    m.max_send_size = params_.max_send_size;
-    m.rdma_threshold = 0;
-    m.max_rdma_size = 0;
-    m.rdma_limit = 0;
+    sdk::BtlModuleInfo info;
+    info.name = "tcp";
+    info.caps = PLEXUS_BTL_CAP_SEND;  // no put/get: rendezvous goes by fragments (the PML's CTS path)
+    info.exclusivity = params_.exclusivity;
+    info.latency_ns = 20000;
+    info.bandwidth_mbps = 1000;
+    info.eager_limit = params_.eager_limit;
+    info.max_send_size = params_.max_send_size;
+    sdk::fill_btl_module(&handle_.api, info);
     handle_.self = this;
 }
 
