@@ -71,7 +71,10 @@ real_component() {  # fw name folder
     fi
     parts=$(canon "$dir/lib${c}_parts.la")
     printf '\n# ---- %s (%s)\n' "$c" "$dir"
+    # A component configure does not build (its dependency is missing) compiles nothing at all.
+    echo "if MCA_BUILD_$c"
     echo "noinst_LTLIBRARIES += $dir/lib${c}_parts.la"
+    echo "endif"
     printf '%s_SOURCES =' "$parts"
     { files_of "$dir" '*.h'; files_of "$dir" '*.cc' "$descriptor"; } | wrapped
     echo "${parts}_CPPFLAGS = \$(COMPONENT_CPPFLAGS) \$(MCA_${c}_CPPFLAGS)"
@@ -89,6 +92,7 @@ unit_tests() {  # component folder
     headers=$(files_of "$2/tests" '*.h')
     if [ -n "$headers" ]; then printf 'noinst_HEADERS +='; printf '%s\n' $headers | wrapped; fi
     if [ -z "$tests" ]; then return 0; fi
+    echo "if MCA_BUILD_$1"
     echo "if HAVE_GTEST"
     for t in $tests; do
         prog=${t%.cc} p=$(canon "${t%.cc}")
@@ -98,6 +102,7 @@ unit_tests() {  # component folder
         echo "${p}_CPPFLAGS = \$(AM_CPPFLAGS) \$(MCA_${1}_CPPFLAGS) -I\$(top_srcdir)"
         echo "${p}_LDADD = $2/lib${1}_parts.la \$(LDADD) -lpthread"
     done
+    echo "endif"
     echo "endif"
 }
 

@@ -40,6 +40,7 @@ AC_DEFUN([PLEXUS_COMPONENT], [
   $(printf '%-22s %s' "$1_$2" "$plexus_desc")"
   AM_CONDITIONAL([MCA_DSO_$1_$2], [test "x$plexus_mode" = xdso])
   AM_CONDITIONAL([MCA_STATIC_$1_$2], [test "x$plexus_mode" = xstatic])
+  AM_CONDITIONAL([MCA_BUILD_$1_$2], [test "x$plexus_mode" != xno])
 ])
 
 # PLEXUS_COMPONENTS_FINISH: check the user's lists against what exists.
