@@ -163,6 +163,17 @@ int Window::direct_op(const char *call, const PendingOp &op, int target) {
         auto *own =
             static_cast<uint8_t *>(write ? const_cast<void *>(op.origin) : op.result) + oi.true_lb;
         p.batch_write = write;
+        // Consecutive at both ends (puts of neighbouring elements from neighbouring buffers): one
+        // run, since the kernel pins pages run by run.
+        if (!p.batch_local.empty()) {
+            plexus_shm_iovec_t &l = p.batch_local.back();
+            Run &r = p.batch_remote.back();
+            if (static_cast<uint8_t *>(l.base) + l.len == own && r.addr + r.len == runs[0].addr) {
+                l.len += bytes;
+                r.len += bytes;
+                return PLEXUS_OSC_SUCCESS;
+            }
+        }
         p.batch_local.push_back({own, bytes});
         p.batch_remote.push_back(runs[0]);
         return p.batch_local.size() < kDirectBatch ? PLEXUS_OSC_SUCCESS : flush_direct(p, call);

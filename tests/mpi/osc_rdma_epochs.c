@@ -4,7 +4,9 @@
  * to and starts on its two ring neighbours, with MPI_Win_test loops, and a counter every rank
  * increments under exclusive locks (rank 0 locking its own window too), read under shared locks,
  * the assert flags (NOCHECK on PSCW and lock, NOSTORE, NOPUT), accumulates of items larger than a
- * message. Every result is checked element for element. 2-8 ranks; plain MPI-2.2. */
+ * message, and many one-int puts and gets in one lock epoch (neighbouring and scattered, which
+ * osc_rdma's passive target without the target batches into one single copy at unlock). Every
+ * result is checked element for element. 2-8 ranks; plain MPI-2.2. */
 #include "test_util.h"
 
 #define BIG 20000 /* ints: larger than any eager message */
@@ -183,6 +185,42 @@ static void big_items(int rank, int size)
     free(mem), free(mine);
 }
 
+/* Under an exclusive lock on the right neighbour: GHOST one-int puts into its first half (every
+ * second one first, then the others: runs that neighbour each other and runs that do not), then
+ * under a shared lock GHOST one-int gets of its second half, which it filled itself. */
+static void lock_many(int rank, int size)
+{
+    const int right = (rank + 1) % size;
+    int *mem = (int *)tu_malloc(sizeof(int) * 2 * GHOST);
+    int *src = (int *)tu_malloc(sizeof(int) * GHOST), *got = (int *)tu_malloc(sizeof(int) * GHOST);
+    for (int i = 0; i < GHOST; ++i) {
+        mem[i] = -1;
+        mem[GHOST + i] = rank * 100000 + i;
+        src[i] = rank * 1000 + i;
+        got[i] = -1;
+    }
+    MPI_Win win;
+    CHECK_MPI(MPI_Win_create(mem, (MPI_Aint)(sizeof(int) * 2 * GHOST), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                             &win));
+    tu_barrier();
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win));
+    for (int i = 0; i < GHOST; i += 2) CHECK_MPI(MPI_Put(src + i, 1, MPI_INT, right, i, 1, MPI_INT, win));
+    for (int i = 1; i < GHOST; i += 2) CHECK_MPI(MPI_Put(src + i, 1, MPI_INT, right, i, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_unlock(right, win));
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+    for (int i = 0; i < GHOST; ++i) CHECK_MPI(MPI_Get(got + i, 1, MPI_INT, right, GHOST + i, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_unlock(right, win));
+    for (int i = 0; i < GHOST; ++i) CHECK_EQ(got[i], right * 100000 + i);
+    tu_barrier();
+    const int left = (rank + size - 1) % size;
+    for (int i = 0; i < GHOST; ++i) CHECK_EQ(mem[i], left * 1000 + i);
+    tu_barrier();
+    CHECK_MPI(MPI_Win_free(&win));
+    free(mem);
+    free(src);
+    free(got);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -196,9 +234,10 @@ int main(int argc, char **argv)
     ghost_cells(rank, size);
     pscw_ring(rank, size, world);
     lock_counter(size);
+    lock_many(rank, size);
     assert_flags(rank, size, world);
     big_items(rank, size);
     MPI_Group_free(&world);
-    return tu_finish("fence, ghost cells, PSCW, lock counter, assert flags and items larger than a message on %d ranks",
+    return tu_finish("fence, ghost cells, PSCW, lock counter, many operations in lock epochs, assert flags and items larger than a message on %d ranks",
                      size);
 }
