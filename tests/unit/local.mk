@@ -57,3 +57,9 @@ shm_unit_tests = \
 check_PROGRAMS += $(shm_unit_tests)
 TESTS += $(shm_unit_tests)
 endif
+
+# The SDK's osc module helper (plexus/sdk/osc_module.hpp).
+if HAVE_GTEST
+check_PROGRAMS += tests/unit/test_sdk_osc
+TESTS += tests/unit/test_sdk_osc
+endif
