@@ -6,7 +6,8 @@
 # which shows that it can fail). win_free_epoch: MPI_Win_free refused inside a lock, an access
 # and an exposure epoch with MPI_ERR_RMA_SYNC, the window kept usable (osc_sm and osc_rdma).
 # osc_rdma_async_accumulate: osc_sm_accumulate's every-op concurrency on heap memory (osc_rdma's
-# read-operation-write under the accumulate lock).
+# read-operation-write under the accumulate lock). osc_rdma_async_death: osc_sm_death --static, a
+# rank killed holding the control segment's lock word ends the job.
 check_PROGRAMS += tests/mpi/osc_passive tests/mpi/win_free_epoch
 
 tests_mpi_osc_passive_SOURCES = tests/mpi/osc_passive.c tests/mpi/test_util.h
@@ -20,7 +21,9 @@ tests_mpi_win_free_epoch_LDFLAGS = $(mpi_test_link_flags)
 
 mpi_runs_extra += tests/mpi/default/osc_rdma_async.sh tests/mpi/default/osc_rdma_async_2.sh \
 	tests/mpi/default/osc_rdma_async_off.sh tests/mpi/default/win_free_epoch.sh \
-	tests/mpi/default/win_free_epoch_static.sh tests/mpi/default/osc_rdma_async_accumulate.sh
+	tests/mpi/default/win_free_epoch_static.sh tests/mpi/default/osc_rdma_async_accumulate.sh \
+	tests/mpi/default/osc_rdma_async_death.sh
 EXTRA_DIST += tests/mpi/cases/osc_rdma_async.case tests/mpi/cases/osc_rdma_async_2.case \
 	tests/mpi/cases/osc_rdma_async_off.case tests/mpi/cases/win_free_epoch.case \
-	tests/mpi/cases/win_free_epoch_static.case tests/mpi/cases/osc_rdma_async_accumulate.case
+	tests/mpi/cases/win_free_epoch_static.case tests/mpi/cases/osc_rdma_async_accumulate.case \
+	tests/mpi/cases/osc_rdma_async_death.case

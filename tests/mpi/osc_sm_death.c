@@ -2,19 +2,24 @@
  * exclusive lock, ends the whole job: the others wait for that lock (the waits are unbounded by
  * design: a lock word of a dead process is never released), the launcher sees the death and ends
  * them. The case expects the job to fail within its timeout. The windows' memory is MPI_Alloc_mem
- * memfds, which have no name: nothing can be left in /dev/shm whatever dies when. */
+ * memfds, which have no name: nothing can be left in /dev/shm whatever dies when. --static: a
+ * window over a static int, which osc_sm declines: osc_rdma's passive target without the target
+ * holds the lock word in its control segment (anonymous where descriptors can be borrowed, else
+ * named and unlinked once every member attached), and the same must happen. */
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <mpi.h>
 
 int main(int argc, char **argv)
 {
-    int rank = 0, *mem = NULL, one = 1;
+    static int word;
+    int rank = 0, *mem = &word, one = 1;
     MPI_Win win;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Alloc_mem(sizeof(int), MPI_INFO_NULL, &mem);
+    if (argc < 2 || strcmp(argv[1], "--static") != 0) MPI_Alloc_mem(sizeof(int), MPI_INFO_NULL, &mem);
     *mem = 0;
     MPI_Win_create(mem, sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
     if (rank == 1) {
