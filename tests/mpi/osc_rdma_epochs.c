@@ -4,8 +4,9 @@
  * to and starts on its two ring neighbours, with MPI_Win_test loops, and a counter every rank
  * increments under exclusive locks (rank 0 locking its own window too), read under shared locks,
  * the assert flags (NOCHECK on PSCW and lock, NOSTORE, NOPUT), accumulates of items larger than a
- * message, and many one-int puts and gets in one lock epoch (neighbouring and scattered, which
- * osc_rdma's passive target without the target batches into one single copy at unlock). Every
+ * message, many one-int puts and gets in one lock epoch (neighbouring and scattered, which
+ * osc_rdma's passive target without the target batches into one single copy at unlock), derived
+ * datatypes in lock epochs (a vector target, backward indexed blocks, a staged accumulate). Every
  * result is checked element for element. 2-8 ranks; plain MPI-2.2. */
 #include "test_util.h"
 
@@ -221,6 +222,51 @@ static void lock_many(int rank, int size)
     free(got);
 }
 
+/* Derived datatypes in lock epochs on the right neighbour: a contiguous put into every second int
+ * (a vector target), an indexed get whose blocks run backwards into a strided origin, and an
+ * accumulate of a contiguous origin into the vector target; holes at both ends untouched. */
+static void lock_derived(int rank, int size)
+{
+    enum { N = 64 };
+    const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int mem[2 * N], src[N], ones[N], got[12];
+    for (int i = 0; i < 2 * N; ++i) mem[i] = -1;
+    for (int i = 0; i < N; ++i) src[i] = rank * 1000 + i, ones[i] = 1;
+    for (int i = 0; i < 12; ++i) got[i] = -7;
+    MPI_Datatype stride2, picks, ostride;
+    const int lens[3] = {1, 2, 1}, displs[3] = {6, 0, 3};
+    CHECK_MPI(MPI_Type_vector(N, 1, 2, MPI_INT, &stride2));
+    CHECK_MPI(MPI_Type_indexed(3, lens, displs, MPI_INT, &picks));
+    CHECK_MPI(MPI_Type_vector(4, 1, 3, MPI_INT, &ostride));
+    CHECK_MPI(MPI_Type_commit(&stride2));
+    CHECK_MPI(MPI_Type_commit(&picks));
+    CHECK_MPI(MPI_Type_commit(&ostride));
+    MPI_Win win;
+    CHECK_MPI(MPI_Win_create(mem, (MPI_Aint)sizeof mem, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    tu_barrier();
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win));
+    CHECK_MPI(MPI_Put(src, N, MPI_INT, right, 0, 1, stride2, win));
+    CHECK_MPI(MPI_Win_unlock(right, win));
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+    CHECK_MPI(MPI_Get(got, 1, ostride, right, 0, 1, picks, win));
+    CHECK_MPI(MPI_Win_unlock(right, win));
+    const int want_got[12] = {rank * 1000 + 3, -7, -7, rank * 1000, -7, -7, -1, -7, -7, -1, -7, -7};
+    for (int i = 0; i < 12; ++i) CHECK_EQ(got[i], want_got[i]);
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win));
+    CHECK_MPI(MPI_Accumulate(ones, N, MPI_INT, right, 0, 1, stride2, MPI_SUM, win));
+    CHECK_MPI(MPI_Win_unlock(right, win));
+    tu_barrier();
+    for (int i = 0; i < N; ++i) {
+        CHECK_EQ(mem[2 * i], left * 1000 + i + 1);
+        CHECK_EQ(mem[2 * i + 1], -1);
+    }
+    tu_barrier();
+    CHECK_MPI(MPI_Win_free(&win));
+    MPI_Type_free(&stride2);
+    MPI_Type_free(&picks);
+    MPI_Type_free(&ostride);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -235,9 +281,10 @@ int main(int argc, char **argv)
     pscw_ring(rank, size, world);
     lock_counter(size);
     lock_many(rank, size);
+    lock_derived(rank, size);
     assert_flags(rank, size, world);
     big_items(rank, size);
     MPI_Group_free(&world);
-    return tu_finish("fence, ghost cells, PSCW, lock counter, many operations in lock epochs, assert flags and items larger than a message on %d ranks",
+    return tu_finish("fence, ghost cells, PSCW, lock counter, many operations and derived types in lock epochs, assert flags and items larger than a message on %d ranks",
                      size);
 }
