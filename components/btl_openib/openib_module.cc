@@ -84,10 +84,12 @@ int OpenibModule::open(plexus_reason_t *why) {
     (void)parse_port_list("btl_openib_if_include", params_.if_include ? params_.if_include : "", &include, &err);
     (void)parse_port_list("btl_openib_if_exclude", params_.if_exclude ? params_.if_exclude : "", &exclude, &err);
     std::vector<PortInfo> ports;
-    if (!select_ports(devices, include, exclude, &ports, &err)) {
-        host_->log(self_, PLEXUS_LOG_DECISION, "%s", err.c_str());
+    bool user_error = false;
+    if (!select_ports(devices, include, exclude, &ports, &err, &user_error)) {
+        // A name that does not exist is the user's to fix (as btl_tcp's interfaces); no device is not.
+        host_->log(self_, user_error ? PLEXUS_LOG_ERROR : PLEXUS_LOG_DECISION, "%s", err.c_str());
         set_reason(why, err);
-        return PLEXUS_ERR_NOT_AVAILABLE;
+        return user_error ? PLEXUS_ERR_BAD_PARAM : PLEXUS_ERR_NOT_AVAILABLE;
     }
     if (!PLEXUS_HOST_HAS(host_, job_info) || !PLEXUS_HOST_HAS(host_, modex_put) || !PLEXUS_HOST_HAS(host_, modex_get) ||
         !PLEXUS_HOST_HAS(host_, abort)) {

@@ -87,19 +87,23 @@ std::string describe_devices(const std::vector<DeviceInfo> &devices) {
 }
 
 bool select_ports(const std::vector<DeviceInfo> &devices, const std::vector<PortSpec> &include,
-                  const std::vector<PortSpec> &exclude, std::vector<PortInfo> *out, std::string *why) {
+                  const std::vector<PortSpec> &exclude, std::vector<PortInfo> *out, std::string *why,
+                  bool *user_error) {
     out->clear();
+    if (user_error) *user_error = false;
     if (devices.empty()) {
         *why = "no RDMA device found (ibv_get_device_list lists none: no InfiniBand HCA, no RoCE NIC, no Soft-RoCE)";
         return false;
     }
     if (!include.empty() && !exclude.empty()) {
         *why = "btl_openib_if_include and btl_openib_if_exclude are both set; set one of them";
+        if (user_error) *user_error = true;
         return false;
     }
     if (std::string bad = unknown_spec(devices, include.empty() ? exclude : include); !bad.empty()) {
         *why = std::string(include.empty() ? "btl_openib_if_exclude" : "btl_openib_if_include") + " names " + bad +
                ", which does not exist; devices here: " + describe_devices(devices);
+        if (user_error) *user_error = true;
         return false;
     }
     std::string inactive;

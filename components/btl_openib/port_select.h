@@ -40,9 +40,11 @@ bool parse_port_list(const char *param, const std::string &text, std::vector<Por
 
 // The usable ports in order (devices as listed, ports ascending), after include/exclude. false with
 // *why when none is: no device at all, a named device or port that does not exist (the ones that
-// exist are listed), or none of the chosen ports active (their states are listed).
+// exist are listed), or none of the chosen ports active (their states are listed). *user_error
+// (when given) says whether the parameters are at fault rather than the machine.
 bool select_ports(const std::vector<DeviceInfo> &devices, const std::vector<PortSpec> &include,
-                  const std::vector<PortSpec> &exclude, std::vector<PortInfo> *out, std::string *why);
+                  const std::vector<PortSpec> &exclude, std::vector<PortInfo> *out, std::string *why,
+                  bool *user_error = nullptr);
 
 // "mlx5_0 (ports 1, 2), mlx5_1 (port 1)"
 std::string describe_devices(const std::vector<DeviceInfo> &devices);

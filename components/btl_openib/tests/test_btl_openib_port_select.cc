@@ -64,7 +64,9 @@ TEST(OpenibPortSelect, BadEntriesNameTheParameterTheEntryAndTheValidForm) {
 TEST(OpenibPortSelect, NoDeviceIsTheReasonOnAMachineWithoutRdma) {
     std::vector<PortInfo> out;
     std::string why;
-    EXPECT_FALSE(select_ports({}, {}, {}, &out, &why));
+    bool user_error = true;
+    EXPECT_FALSE(select_ports({}, {}, {}, &out, &why, &user_error));
+    EXPECT_FALSE(user_error);
     EXPECT_EQ(why, "no RDMA device found (ibv_get_device_list lists none: no InfiniBand HCA, no RoCE NIC, no Soft-RoCE)");
 }
 
@@ -83,7 +85,9 @@ TEST(OpenibPortSelect, ActivePortsInOrderAndIncludeExcludeNarrowThem) {
 TEST(OpenibPortSelect, AnUnknownNameListsTheDevicesThatExist) {
     std::vector<PortInfo> out;
     std::string why;
-    EXPECT_FALSE(select_ports(two_devices(), {{"mlx4_0", 0}}, {}, &out, &why));
+    bool user_error = false;
+    EXPECT_FALSE(select_ports(two_devices(), {{"mlx4_0", 0}}, {}, &out, &why, &user_error));
+    EXPECT_TRUE(user_error) << "the parameter is at fault, not the machine";
     EXPECT_EQ(why, "btl_openib_if_include names mlx4_0, which does not exist; devices here: mlx5_0 (ports 1, 2), "
                    "rxe0 (port 1)");
     EXPECT_FALSE(select_ports(two_devices(), {}, {{"mlx5_0", 3}}, &out, &why));
@@ -93,8 +97,10 @@ TEST(OpenibPortSelect, AnUnknownNameListsTheDevicesThatExist) {
 TEST(OpenibPortSelect, OnlyInactivePortsChosenNamesTheirStates) {
     std::vector<PortInfo> out;
     std::string why;
-    EXPECT_FALSE(select_ports(two_devices(), {{"mlx5_0", 1}}, {}, &out, &why));
+    bool user_error = true;
+    EXPECT_FALSE(select_ports(two_devices(), {{"mlx5_0", 1}}, {}, &out, &why, &user_error));
     EXPECT_EQ(why, "no active port (mlx5_0:1 is DOWN)");
+    EXPECT_FALSE(user_error) << "a port that is down is the machine's state";
     std::vector<DeviceInfo> broken{DeviceInfo{"mlx5_9", {}, "cannot open: Permission denied"}};
     EXPECT_FALSE(select_ports(broken, {}, {}, &out, &why));
     EXPECT_EQ(why, "no usable port; devices here: mlx5_9 (cannot open: Permission denied)");
