@@ -8,9 +8,14 @@
  * rest of A, root 0 in B); allreduce (MPI_FLOAT, MPI_SUM); allgather and alltoall (size: bytes
  * per block); barrier (back to back).
  *
- * Output on world rank 0: "COLL SIZE max_us min_us iterations" per point, flushed at once.
+ * With --spawn N, the paper's actual experiment: the processes started (group A, usually one)
+ * spawn N children running this program (group B), and the inter-communicator is the one
+ * MPI_Comm_spawn returns; maxima and minima are then taken over both groups merged.
  *
- *   coll_inter_bench --a A [--colls LIST] [--sizes LIST] [--seconds S] */
+ * Output on world rank 0 (of the parents): "COLL SIZE max_us min_us iterations" per point,
+ * flushed at once.
+ *
+ *   coll_inter_bench --a A | --spawn N [--colls LIST] [--sizes LIST] [--seconds S] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +97,7 @@ int main(int argc, char **argv)
     int rank, n;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &n);
-    int a = 1;
+    int a = 1, spawn = 0;
     const char *colls = "bcast,reduce,allreduce,allgather,alltoall,barrier";
     const char *sizes = "8,64,512,4096,32768,262144,524288,2097152";
     double seconds = 0.2;
@@ -101,15 +106,39 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--colls") == 0) colls = argv[i + 1];
         else if (strcmp(argv[i], "--sizes") == 0) sizes = argv[i + 1];
         else if (strcmp(argv[i], "--seconds") == 0) seconds = atof(argv[i + 1]);
-        else fail("usage: coll_inter_bench --a A [--colls LIST] [--sizes LIST] [--seconds S]");
+        else if (strcmp(argv[i], "--spawn") == 0) spawn = atoi(argv[i + 1]);
+        else fail("usage: coll_inter_bench --a A | --spawn N [--colls LIST] [--sizes LIST] [--seconds S]");
     }
-    if (a < 1 || a >= n) fail("--a must leave both groups at least one rank");
 
     ictx c;
-    c.in_a = rank < a;
-    MPI_Comm local;
-    MPI_Comm_split(MPI_COMM_WORLD, c.in_a, rank, &local);
-    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, c.in_a ? a : 0, 77, &c.inter);
+    MPI_Comm local = MPI_COMM_NULL, all = MPI_COMM_WORLD, parent = MPI_COMM_NULL;
+    MPI_Comm_get_parent(&parent);
+    if (parent != MPI_COMM_NULL || spawn > 0) {
+        /* Children get the parents' arguments (without --spawn), so both sides run the same points. */
+        c.in_a = parent == MPI_COMM_NULL;
+        if (c.in_a) {
+            char **child_argv = calloc((size_t)argc + 1, sizeof *child_argv);
+            int k = 0;
+            for (int i = 1; i < argc; i++) {
+                if (strcmp(argv[i], "--spawn") == 0) { i++; continue; }
+                child_argv[k++] = argv[i];
+            }
+            child_argv[k] = NULL;
+            MPI_Comm_spawn(argv[0], child_argv, spawn, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &c.inter,
+                           MPI_ERRCODES_IGNORE);
+            free(child_argv);
+        } else {
+            c.inter = parent;
+        }
+        MPI_Intercomm_merge(c.inter, !c.in_a, &all);
+        MPI_Comm_rank(all, &rank);
+        MPI_Comm_size(all, &n);
+    } else {
+        if (a < 1 || a >= n) fail("--a must leave both groups at least one rank");
+        c.in_a = rank < a;
+        MPI_Comm_split(MPI_COMM_WORLD, c.in_a, rank, &local);
+        MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, c.in_a ? a : 0, 77, &c.inter);
+    }
     MPI_Comm_rank(c.inter, &c.lr);
     MPI_Comm_size(c.inter, &c.ln);
     MPI_Comm_remote_size(c.inter, &c.rn);
@@ -123,8 +152,8 @@ int main(int argc, char **argv)
     if (!sbuf || !rbuf) fail("out of memory");
     memset(rbuf, 0, (size_t)bytes);
     if (rank == 0) {
-        printf("# coll_inter_bench: groups %d + %d, %.2f s per point; us per call, max and min over ranks of the mean\n",
-               a, n - a, seconds);
+        printf("# coll_inter_bench: groups %d + %d%s, %.2f s per point; us per call, max and min over ranks of the mean\n",
+               c.ln, c.rn, all != MPI_COMM_WORLD ? " (spawned)" : "", seconds);
         fflush(stdout);
     }
 
@@ -145,7 +174,7 @@ int main(int argc, char **argv)
             double t0 = MPI_Wtime();
             for (int w = 0; w < 5; w++) run_one(coll, &c, size, sbuf, rbuf);
             double per = (MPI_Wtime() - t0) / 5;
-            MPI_Bcast(&per, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+            MPI_Bcast(&per, 1, MPI_DOUBLE, 0, all);
             long iters = per > 0 ? (long)(seconds / per) : 1000;
             if (iters < 10) iters = 10;
             if (iters > 10000) iters = 10000;
@@ -157,8 +186,8 @@ int main(int argc, char **argv)
                 total += MPI_Wtime() - s;
             }
             double mean = total / (double)iters * 1e6, hi = 0, lo = 0;
-            MPI_Reduce(&mean, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-            MPI_Reduce(&mean, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+            MPI_Reduce(&mean, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, all);
+            MPI_Reduce(&mean, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, all);
             if (rank == 0) {
                 printf("%s %ld %.3f %.3f %ld\n", coll, size, hi, lo, iters);
                 fflush(stdout);
@@ -168,8 +197,10 @@ int main(int argc, char **argv)
     }
     free(sbuf);
     free(rbuf);
-    MPI_Comm_free(&c.inter);
-    MPI_Comm_free(&local);
+    if (all != MPI_COMM_WORLD) MPI_Comm_free(&all);
+    if (local != MPI_COMM_NULL) MPI_Comm_free(&local);
+    if (parent != MPI_COMM_NULL || spawn > 0) MPI_Comm_disconnect(&c.inter);
+    else MPI_Comm_free(&c.inter);
     MPI_Finalize();
     return 0;
 }

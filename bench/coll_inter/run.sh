@@ -1,29 +1,30 @@
 #!/bin/bash
 # Inter-communicator collective latency (Bcast, Reduce, Allreduce, Allgather, Alltoall, Barrier,
 # 8 B to 2 MB) on static inter-communicators of 1+3, 1+7, 2+2 and 4+4 ranks from
-# MPI_Intercomm_create: Plexus with coll_shm_inter ahead of coll_basic ("shm_inter"), Plexus with
+# MPI_Intercomm_create, and on the paper's own: one parent spawning 3 and 7 children: Plexus with coll_shm_inter ahead of coll_basic ("shm_inter"), Plexus with
 # coll_basic alone ("basic"), Open MPI and MPICH, in one invocation, interleaved. Writes
 # COLL.csv (impl,groups,size,value_us,runs), COLL.png and table.txt (ratios shm_inter / the
 # better of Open MPI and MPICH, and shm_inter / basic). See bench/coll_inter/README.md.
 #
 # usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl shm_inter,basic,openmpi,mpich]
-#               [--groups 1+3,1+7,2+2,4+4] [--colls LIST] [--repeat N] [--timeout SECONDS]
+#               [--groups 1+3,1+7,2+2,4+4,s1+3,s1+7] [--colls LIST] [--repeat N] [--timeout SECONDS]
+# (sA+B: A processes started that spawn B children, the paper's own experiment.)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
-usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl shm_inter,basic,openmpi,mpich] [--groups 1+3,1+7,2+2,4+4] [--colls LIST] [--repeat N] [--timeout SECONDS]"
+usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl shm_inter,basic,openmpi,mpich] [--groups 1+3,1+7,2+2,4+4,s1+3,s1+7] [--colls LIST] [--repeat N] [--timeout SECONDS]"
 [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "run.sh: build directory '$1' does not exist" >&2; exit 2; }
 results=$2
 shift 2
-impls=shm_inter,basic,openmpi,mpich groups=1+3,1+7,2+2,4+4 colls=bcast,reduce,allreduce,allgather,alltoall,barrier
+impls=shm_inter,basic,openmpi,mpich groups=1+3,1+7,2+2,4+4,s1+3,s1+7 colls=bcast,reduce,allreduce,allgather,alltoall,barrier
 repeat=2 run_timeout=120 sizes=8,64,512,4096,32768,262144,524288,2097152 seconds=0.2
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) repeat=1 seconds=0.05 sizes=8,4096,524288,2097152 ;;
     --impl) impls=${2:?--impl wants a list}; shift ;;
-    --groups) groups=${2:?--groups wants a list such as 1+3,2+2}; shift ;;
+    --groups) groups=${2:?--groups wants a list such as 1+3,2+2,s1+7}; shift ;;
     --colls) colls=${2:?--colls wants a list}; shift ;;
     --repeat) repeat=${2:?--repeat wants a number}; shift ;;
     --timeout) run_timeout=${2:?--timeout wants seconds}; shift ;;
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 for g in ${groups//,/ }; do
-  case $g in [1-9]+[1-9]|[1-9]+[1-9][0-9]|[1-9][0-9]+[1-9]*) ;; *) echo "run.sh: --groups: '$g' is not A+B" >&2; exit 2 ;; esac
+  case ${g#s} in [1-9]+[1-9]|[1-9]+[1-9][0-9]|[1-9][0-9]+[1-9]*) ;; *) echo "run.sh: --groups: '$g' is not A+B or sA+B" >&2; exit 2 ;; esac
 done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/coll-inter-bench.XXXXXX")
@@ -72,15 +73,20 @@ data="$results/raw/data.tsv"
 : >"$data"
 for rep in $(seq "$repeat"); do
   for g in ${groups//,/ }; do
-    a=${g%+*} b=${g#*+}
+    a=${g#s} b=${g#*+}
+    a=${a%+*}
     n=$((a + b))
+    # sA+B: A processes started, B spawned by them (MPI_Comm_spawn); else A+B split from one job.
+    case $g in s*) started=$a groups_args=(--spawn "$b") ;; *) started=$n groups_args=(--a "$a") ;; esac
     for e in $active; do
       impl=$(impl_of "$e")
-      set_launcher "$impl" "$n"
+      set_launcher "$impl" "$started"
+      # Binding follows the whole job's size, children included.
+      [ "$(binding "$n")" = none ] && launcher=("${launcher[@]/#core/none}")
       out="$results/raw/$e-$g-$rep.txt"
       [ "$impl" = openmpi ] && shm_snapshot
       # shellcheck disable=SC2046
-      timeout -k 5 "$run_timeout" "${launcher[@]}" $(mca_of "$e") "$work/$impl/coll_inter_bench" --a "$a" \
+      timeout -k 5 "$run_timeout" "${launcher[@]}" $(mca_of "$e") "$work/$impl/coll_inter_bench" "${groups_args[@]}" \
         --colls "$colls" --sizes "$sizes" --seconds "$seconds" >"$out" 2>"$out.err" </dev/null
       rc=$?
       reap_strays

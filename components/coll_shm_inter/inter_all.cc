@@ -2,6 +2,7 @@
 // leader (a reduction, a gather), the leaders swap their groups' results by point-to-point, and
 // each leader broadcasts the other group's result within its group. Group A ends with group B's
 // data and the other way round.
+#include "inter_link.h"
 #include "inter_local.h"
 #include "shm_functions.h"
 #include "shm_tags.h"
@@ -18,8 +19,8 @@ int inter_allreduce(plexus_coll_module_t *self, const void *sendbuf, void *recvb
         if (int rc = mine.init(c.svc, type, count)) return rc;
     if (int rc = local_reduce(c, sendbuf, mine.data(), count, type, op)) return rc;
     if (c.leader())
-        if (int rc = c.svc->sendrecv(mine.data(), count, type, kLeader, recvbuf, count, type,
-                                     kLeader, kTagInterAllreduce, comm))
+        if (int rc = link_swap(c, mine.data(), count, type, recvbuf, count, type, kLeader,
+                               kTagInterAllreduce))
             return rc;
     return local_bcast(c, recvbuf, count, type);
 }
@@ -42,9 +43,9 @@ int inter_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcou
                 local_gather(c, sendbuf, sendcount, sendtype, group.data(), sendcount, sendtype))
             return rc;
     if (c.leader())
-        if (int rc = c.svc->sendrecv(group.data(), static_cast<int>(local_total), sendtype, kLeader,
-                                     recvbuf, static_cast<int>(remote_total), recvtype, kLeader,
-                                     kTagInterAllgather, comm))
+        if (int rc = link_swap(c, group.data(), static_cast<int>(local_total), sendtype, recvbuf,
+                               static_cast<int>(remote_total), recvtype, kLeader,
+                               kTagInterAllgather))
             return rc;
     return theirs ? local_bcast(c, recvbuf, static_cast<int>(remote_total), recvtype)
                   : PLEXUS_COLL_SUCCESS;

@@ -5,6 +5,7 @@
 // both groups' vectors the same length, the sum of each group's recvcounts.
 #include <vector>
 
+#include "inter_link.h"
 #include "inter_local.h"
 #include "shm_buffer.h"
 #include "shm_functions.h"
@@ -63,9 +64,8 @@ int inter_reduce_scatter(plexus_coll_module_t *self, const void *sendbuf, void *
     if (int rc = local_reduce(c, sendbuf, mine.data(), static_cast<int>(total), type, op))
         return rc;
     if (c.leader())
-        if (int rc = c.svc->sendrecv(mine.data(), static_cast<int>(total), type, kLeader,
-                                     theirs.data(), static_cast<int>(total), type, kLeader,
-                                     kTagInterReduceScatter, comm))
+        if (int rc = link_swap(c, mine.data(), static_cast<int>(total), type, theirs.data(),
+                               static_cast<int>(total), type, kLeader, kTagInterReduceScatter))
             return rc;
     return scatter_by_counts(c, theirs.data(), recvcounts, total, type, recvbuf);
 }

@@ -3,6 +3,7 @@
 // at its leader on shared memory; the rest of the root's group (MPI_PROC_NULL) takes no part.
 // Data from the root's side: Bcast, Scatter; to it: Reduce (the other group's rank order kept by
 // the local reduction), Gather.
+#include "inter_link.h"
 #include "inter_local.h"
 #include "shm_functions.h"
 #include "shm_tags.h"
@@ -15,15 +16,16 @@ int inter_bcast(plexus_coll_module_t *self, void *buf, int count, plexus_coll_dt
                 int root, plexus_coll_comm_t *comm) {
     if (root == PLEXUS_COLL_PROC_NULL) return PLEXUS_COLL_SUCCESS;
     Call c = call_of(self, comm);
-    if (root == PLEXUS_COLL_ROOT)
-        return c.svc->send(buf, count, type, kLeader, kTagInterBcast, comm);
+    if (root == PLEXUS_COLL_ROOT) return link_send(c, buf, count, type, kLeader, kTagInterBcast);
+    bool relayed = false;  // the leader's group read the root's buffer itself: phase done
     if (c.leader())
-        if (int rc = c.svc->recv(buf, count, type, root, kTagInterBcast, comm)) return rc;
+        if (int rc = link_bcast_recv(c, buf, count, type, root, kTagInterBcast, &relayed))
+            return rc;
     // Processes may describe an empty message with different counts: bytes decide, alike
     // everywhere.
     size_t bytes = 0;
     if (int rc = bytes_of(c.svc, type, count, &bytes)) return rc;
-    return bytes ? local_bcast(c, buf, count, type) : PLEXUS_COLL_SUCCESS;
+    return bytes && !relayed ? local_bcast(c, buf, count, type) : PLEXUS_COLL_SUCCESS;
 }
 
 int inter_reduce(plexus_coll_module_t *self, const void *sendbuf, void *recvbuf, int count,
@@ -31,14 +33,13 @@ int inter_reduce(plexus_coll_module_t *self, const void *sendbuf, void *recvbuf,
                  plexus_coll_comm_t *comm) {
     if (root == PLEXUS_COLL_PROC_NULL) return PLEXUS_COLL_SUCCESS;
     Call c = call_of(self, comm);
-    if (root == PLEXUS_COLL_ROOT)
-        return c.svc->recv(recvbuf, count, type, kLeader, kTagInterReduce, comm);
+    if (root == PLEXUS_COLL_ROOT) return link_recv(c, recvbuf, count, type, kLeader, kTagInterReduce);
     Temp partial(c.m->temps[0]);  // the group's reduction, at the leader (recvbuf means nothing
                                   // outside the root)
     if (c.leader())
         if (int rc = partial.init(c.svc, type, count)) return rc;
     if (int rc = local_reduce(c, sendbuf, partial.data(), count, type, op)) return rc;
-    return c.leader() ? c.svc->send(partial.data(), count, type, root, kTagInterReduce, comm)
+    return c.leader() ? link_send(c, partial.data(), count, type, root, kTagInterReduce)
                       : PLEXUS_COLL_SUCCESS;
 }
 
@@ -50,8 +51,8 @@ int inter_gather(plexus_coll_module_t *self, const void *sendbuf, int sendcount,
     if (root == PLEXUS_COLL_ROOT) {
         const long total = static_cast<long>(c.remote_size) * recvcount;
         if (total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
-        return c.svc->recv(recvbuf, static_cast<int>(total), recvtype, kLeader, kTagInterGather,
-                           comm);
+        return link_recv(c, recvbuf, static_cast<int>(total), recvtype, kLeader,
+                         kTagInterGather);
     }
     const long total = static_cast<long>(c.size) * sendcount;
     if (total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
@@ -66,8 +67,7 @@ int inter_gather(plexus_coll_module_t *self, const void *sendbuf, int sendcount,
                 local_gather(c, sendbuf, sendcount, sendtype, group.data(), sendcount, sendtype))
             return rc;
     if (!c.leader()) return PLEXUS_COLL_SUCCESS;
-    return c.svc->send(group.data(), static_cast<int>(total), sendtype, root, kTagInterGather,
-                       comm);
+    return link_send(c, group.data(), static_cast<int>(total), sendtype, root, kTagInterGather);
 }
 
 int inter_scatter(plexus_coll_module_t *self, const void *sendbuf, int sendcount,
@@ -78,16 +78,16 @@ int inter_scatter(plexus_coll_module_t *self, const void *sendbuf, int sendcount
     if (root == PLEXUS_COLL_ROOT) {
         const long total = static_cast<long>(c.remote_size) * sendcount;
         if (total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
-        return c.svc->send(sendbuf, static_cast<int>(total), sendtype, kLeader, kTagInterScatter,
-                           comm);
+        return link_send(c, sendbuf, static_cast<int>(total), sendtype, kLeader,
+                         kTagInterScatter);
     }
     const long total = static_cast<long>(c.size) * recvcount;
     if (total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
     Temp group(c.m->temps[0]);  // every block of the group, at the leader, as recvtype items
     if (c.leader()) {
         if (int rc = group.init(c.svc, recvtype, total)) return rc;
-        if (int rc = c.svc->recv(group.data(), static_cast<int>(total), recvtype, root,
-                                 kTagInterScatter, comm))
+        if (int rc =
+                link_recv(c, group.data(), static_cast<int>(total), recvtype, root, kTagInterScatter))
             return rc;
     }
     size_t bytes = 0;

@@ -19,15 +19,14 @@ void spin_then_yield(void *, const uint64_t *word, uint64_t target) {
         if (i >= 64) sched_yield();
 }
 
-// The part [lo, hi) of n items that process r of p combines.
+}  // namespace
+
 std::pair<size_t, size_t> stripe(size_t n, int r, int p) {
     const size_t q = n / static_cast<size_t>(p), rem = n % static_cast<size_t>(p);
     const size_t ur = static_cast<size_t>(r);
     const size_t lo = ur * q + std::min(ur, rem);
     return {lo, lo + q + (ur < rem ? 1 : 0)};
 }
-
-}  // namespace
 
 Waiter spin_waiter() {
     return Waiter{spin_then_yield, nullptr};
@@ -97,9 +96,7 @@ void Engine::barrier() {
 int Engine::bcast(void *data, size_t bytes, int root, size_t cma_from) {
     if (bytes == 0) return 0;
     auto *buf = static_cast<uint8_t *>(data);
-    const bool by_copy =
-        cma_from > 0 && bytes >= cma_from && copy_.read != nullptr && layout_.procs > 1;
-    if (by_copy) return bcast_by_single_copy(data, bytes, root);
+    if (bcast_by_copy(bytes, cma_from)) return bcast_by_single_copy(data, bytes, root);
     const size_t step = layout_.set_bytes();
     for (size_t off = 0; off < bytes; off += step) {
         const size_t n = std::min(step, bytes - off);
@@ -124,14 +121,28 @@ int Engine::bcast_by_single_copy(void *data, size_t bytes, int root) {
     Control &r = control(root);
     int rc = 0;
     if (rank_ == root) {
+        r.cma_pid = r.pid;
         r.cma_addr = reinterpret_cast<uint64_t>(data);
         r.cma_bytes = bytes;
         post(g);
         wait_all_done(g);
     } else {
         wait_posted(root, g);
-        rc = copy_.read(copy_.ctx, r.pid, r.cma_addr, data, bytes);
+        rc = copy_.read(copy_.ctx, r.cma_pid, r.cma_addr, data, bytes);
     }
+    done(g);
+    return rc;
+}
+
+int Engine::bcast_relay(void *data, size_t bytes, int32_t pid, uint64_t addr) {
+    const uint64_t g = next_phase();
+    Control &me = control(rank_);
+    me.cma_pid = pid;
+    me.cma_addr = addr;
+    me.cma_bytes = bytes;
+    post(g);
+    const int rc = copy_.read(copy_.ctx, pid, addr, data, bytes);
+    wait_all_done(g);
     done(g);
     return rc;
 }

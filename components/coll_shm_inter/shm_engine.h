@@ -18,6 +18,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "shm_layout.h"
 #include "shm_tree.h"
@@ -34,11 +36,13 @@ struct Waiter {
     void *ctx = nullptr;
 };
 
-// Reads bytes of another process of the node (Cross Memory Attach through the core's services);
-// 0 on success. read == nullptr: no single copy.
+// Reads bytes of another process of the node, or writes them there (Cross Memory Attach through
+// the core's services); 0 on success. read == nullptr: no single copy. write == nullptr: the
+// engine reads only (write-based paths then read instead).
 struct SingleCopy {
     int (*read)(void *ctx, int32_t pid, uint64_t addr, void *dst, size_t len) = nullptr;
     void *ctx = nullptr;
+    int (*write)(void *ctx, int32_t pid, uint64_t addr, const void *src, size_t len) = nullptr;
 };
 
 // inout[i] = in[i] op inout[i] for items items; 0 on success, else an MPI error class.
@@ -49,6 +53,9 @@ struct Combine {
 
 // A spinning, yielding Waiter for processes without the progress engine (the unit tests).
 Waiter spin_waiter();
+
+// The part [lo, hi) of n items that process r of p combines in a striped reduction.
+std::pair<size_t, size_t> stripe(size_t n, int r, int p);
 
 class Engine {
 public:
@@ -76,6 +83,14 @@ public:
     // root's bytes into everyone's data. With cma_from > 0 and bytes >= cma_from the root
     // publishes its buffer and the others read it by single copy; otherwise in chunks.
     int bcast(void *data, size_t bytes, int root, size_t cma_from);
+    bool bcast_by_copy(size_t bytes, size_t cma_from) const {
+        return cma_from > 0 && bytes >= cma_from && copy_.read != nullptr && layout_.procs > 1;
+    }
+    // This process's part of a bcast(bytes, rank(), cma_from) that takes single copy, with the
+    // bytes in another process of the node (pid, addr): everyone, this process too, reads them
+    // from there, and this process returns once all have (an inter-communicator Bcast whose
+    // root shares the node: the group reads the root's buffer directly).
+    int bcast_relay(void *data, size_t bytes, int32_t pid, uint64_t addr);
     // Reduction of items items of item_bytes each, in rank order (x0 op x1 op ...), so any
     // operation works; the result lands in out at root (every process when root < 0).
     // item_bytes <= layout().chunk.
@@ -89,6 +104,22 @@ public:
     // The same with blocks of their own lengths (bytes[r], known to every process), packed one
     // after the other in rank order at the root.
     int scatterv(const void *in, const size_t *bytes, void *out, int root);
+
+    // Large messages by single copy (shm_single_copy.cc): no slots, a phase or two whatever the
+    // size, each process moving its own part straight between the users' buffers. Only when
+    // single_copy() (a group of one needs no copy and always may).
+    bool single_copy() const {
+        return layout_.procs == 1 || (copy_.read != nullptr && copy_.write != nullptr);
+    }
+    // Reduce-scatter by reads (process r combines stripe r of every input, right to left), then
+    // the stripes written into the root's out (root < 0: everyone's).
+    int reduce_by_single_copy(const void *in, void *out, size_t items, size_t item_bytes,
+                              Combine combine, int root);
+    // Gather: every process writes its block into the root's out; Allgather (root < 0): every
+    // process reads every block.
+    int gather_by_single_copy(const void *in, size_t block, void *out, int root);
+    // Every process reads its block of the root's buffer.
+    int scatter_by_single_copy(const void *in, size_t block, void *out, int root);
 
 private:
     uint8_t *slot(uint64_t phase, int rank) const {
@@ -107,6 +138,10 @@ private:
     int bcast_by_single_copy(void *data, size_t bytes, int root);
     int reduce_direct(const void *in, void *out, size_t items, size_t item_bytes, Combine combine,
                       int root);
+    int read_from(int rank, uint64_t addr, void *dst, size_t len) const;
+    int write_to(int rank, uint64_t addr, const void *src, size_t len) const;
+    int combine_stripe(const void *in, size_t lo, size_t hi, size_t item_bytes, Combine combine,
+                       uint8_t *acc);
 
     uint8_t *base_;
     Layout layout_;
@@ -116,6 +151,9 @@ private:
     SingleCopy copy_;
     bool flat_ = false;
     uint64_t gen_ = 0;  // phases so far: the same count in every process of the group
+    // The single-copy reductions' stripe and the peer piece being combined, kept between calls
+    // (touching fresh megabytes every call costs a page fault per 4 KiB).
+    std::vector<uint8_t> acc_, piece_;
 };
 
 }  // namespace plexus::coll_shm_inter

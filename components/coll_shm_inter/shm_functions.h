@@ -45,6 +45,9 @@ int inter_reduce_scatter(plexus_coll_module_t *self, const void *sendbuf, void *
 int inter_reduce_scatter_block(plexus_coll_module_t *self, const void *sendbuf, void *recvbuf,
                                int recvcount, plexus_coll_dtype_t *type, plexus_coll_op_t *op,
                                plexus_coll_comm_t *comm);
+int inter_alltoall(plexus_coll_module_t *self, const void *sendbuf, int sendcount,
+                   plexus_coll_dtype_t *sendtype, void *recvbuf, int recvcount,
+                   plexus_coll_dtype_t *recvtype, plexus_coll_comm_t *comm);
 int inter_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcount,
                     plexus_coll_dtype_t *sendtype, void *recvbuf, int recvcount,
                     plexus_coll_dtype_t *recvtype, plexus_coll_comm_t *comm);

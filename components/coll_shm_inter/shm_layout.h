@@ -25,6 +25,8 @@ struct Control {
     uint64_t cma_bytes;  // its length
     int32_t pid;         // for single copy
     int32_t ready;       // 1 once attached (setup)
+    uint64_t out_addr;   // a result buffer others may write by single copy (0: none)
+    int32_t cma_pid;     // whose memory cma_addr is in (a relayed Bcast: another group's root)
 };
 static_assert(sizeof(Control) <= kControlBytes, "a control line holds the flags");
 

@@ -14,13 +14,14 @@ constexpr plexus_coll_functions_t kIntra = {
     intra_scatter, nullptr,     intra_allgather, nullptr,         nullptr,      nullptr,
     nullptr,       nullptr,     nullptr,         nullptr,         nullptr};
 
-// Alltoall(v, w) stay pairwise (coll_basic), as in the paper: nothing to gain from a local phase.
-// The v forms are coll_basic's too: only the root knows the counts, so its direct messages beat
-// any local phase.
+// Alltoall stays pairwise, as in the paper: nothing to gain from a local phase; large blocks go
+// by single copy between the pairs on one node (inter_alltoall.cc), smaller ones are declined to
+// coll_basic, and so are Alltoallv / w. The v forms of the rooted ones are coll_basic's too: only
+// the root knows the counts, so its direct messages beat any local phase.
 constexpr plexus_coll_functions_t kInter = {
-    inter_barrier, inter_bcast,   inter_reduce, inter_allreduce,      inter_gather,
-    nullptr,       inter_scatter, nullptr,      inter_allgather,      nullptr,
-    nullptr,       nullptr,       nullptr,      inter_reduce_scatter, inter_reduce_scatter_block,
+    inter_barrier, inter_bcast,   inter_reduce,   inter_allreduce,      inter_gather,
+    nullptr,       inter_scatter, nullptr,        inter_allgather,      nullptr,
+    inter_alltoall, nullptr,      nullptr,        inter_reduce_scatter, inter_reduce_scatter_block,
     nullptr,       nullptr};
 
 void destroy(plexus_coll_module_t *self) {

@@ -11,6 +11,12 @@ bool within(const Env &env, size_t bytes, size_t table_max) {
     return env.params->force || bytes <= table_max;
 }
 
+// The large-message half of the size table: single copy from sc_from bytes (0: never), when
+// every process of the communicator may use it (an answer the same everywhere).
+bool by_single_copy(const TwoLevel &two, size_t bytes, size_t sc_from) {
+    return sc_from > 0 && bytes >= sc_from && two.single_copy();
+}
+
 int info_of(const plexus_coll_services_t *svc, plexus_coll_dtype_t *type,
             plexus_coll_dtype_info_t *info) {
     *info = plexus_coll_dtype_info_t{};
@@ -32,8 +38,10 @@ int bcast(const Env &env, TwoLevel &two, void *buf, int count, plexus_coll_dtype
           int root) {
     Packed data;
     if (int rc = data.init(env.svc, buf, count, type)) return rc;
-    if (!within(env, data.bytes(), env.params->bcast_max) || !fits_int(data.bytes()))
-        return PLEXUS_COLL_DECLINE;
+    // The engine itself takes single copy from single_copy_from (shm_engine.cc).
+    const bool served = within(env, data.bytes(), env.params->bcast_max) ||
+                        by_single_copy(two, data.bytes(), env.params->single_copy_from);
+    if (!served || !fits_int(data.bytes())) return PLEXUS_COLL_DECLINE;
     if (data.bytes() == 0) return PLEXUS_COLL_SUCCESS;
     const bool root_here = two.rank() == root;
     if (root_here)
@@ -51,7 +59,12 @@ int reduce(const Env &env, TwoLevel &two, const void *sendbuf, void *recvbuf, in
         return PLEXUS_COLL_DECLINE;
     const size_t item = static_cast<size_t>(info.extent), bytes = item * static_cast<size_t>(count);
     const size_t table = root < 0 ? env.params->allreduce_max : env.params->reduce_max;
-    if (!within(env, bytes, table) || item > two.engine().layout().chunk || !fits_int(bytes))
+    const bool by_copy = by_single_copy(two, bytes,
+                                        root < 0 ? env.params->allreduce_single_copy_from
+                                                 : env.params->reduce_single_copy_from);
+    // The segment's path combines items in its slots; single copy in pieces of any size.
+    const bool fits_slot = item <= two.engine().layout().chunk;
+    if (!(by_copy || (within(env, bytes, table) && fits_slot)) || !fits_int(bytes))
         return PLEXUS_COLL_DECLINE;
     if (!two.single_node() && !env.svc->op_commutative(op)) return PLEXUS_COLL_DECLINE;
     if (count == 0) return PLEXUS_COLL_SUCCESS;
@@ -59,7 +72,7 @@ int reduce(const Env &env, TwoLevel &two, const void *sendbuf, void *recvbuf, in
     OpCall call{env.svc, op, type};
     const bool gets = root < 0 || two.rank() == root;
     return two.reduce(in, gets ? recvbuf : nullptr, static_cast<size_t>(count), item,
-                      combine_of(&call), root);
+                      combine_of(&call), root, by_copy);
 }
 
 int gather(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount,
@@ -79,16 +92,21 @@ int gather(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount,
         return rc;
     }
     const size_t block = mine.bytes();
-    if (!within(env, block, root < 0 ? env.params->allgather_max : env.params->gather_max) ||
-        !fits_int(block * static_cast<size_t>(p)))
-        return PLEXUS_COLL_DECLINE;
+    const bool by_copy = by_single_copy(two, block,
+                                        root < 0 ? env.params->allgather_single_copy_from
+                                                 : env.params->gather_single_copy_from);
+    const bool served =
+        by_copy ||
+        within(env, block, root < 0 ? env.params->allgather_max : env.params->gather_max);
+    if (!served || !fits_int(block * static_cast<size_t>(p))) return PLEXUS_COLL_DECLINE;
     if (block == 0) return PLEXUS_COLL_SUCCESS;
     Packed all;
     if (gets)
         if (int rc = all.init(env.svc, recvbuf, static_cast<long>(recvcount) * p, recvtype))
             return rc;
     if (int rc = mine.pack()) return rc;
-    if (int rc = two.gather(mine.data(), block, gets ? all.data() : nullptr, root)) return rc;
+    if (int rc = two.gather(mine.data(), block, gets ? all.data() : nullptr, root, by_copy))
+        return rc;
     return gets ? all.unpack() : PLEXUS_COLL_SUCCESS;
 }
 
@@ -109,7 +127,9 @@ int scatter(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount,
         if (int rc = mine.init(env.svc, recvbuf, recvcount, recvtype)) return rc;
         if (me != root) block = mine.bytes();
     }
-    if (!within(env, block, env.params->gather_max) || !fits_int(block * static_cast<size_t>(p)))
+    const bool by_copy = by_single_copy(two, block, env.params->gather_single_copy_from);
+    if (!(by_copy || within(env, block, env.params->gather_max)) ||
+        !fits_int(block * static_cast<size_t>(p)))
         return PLEXUS_COLL_DECLINE;
     if (block == 0) return PLEXUS_COLL_SUCCESS;
     if (me == root)
@@ -119,7 +139,7 @@ int scatter(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount,
         discard.resize(block);
         out = discard.data();
     }
-    if (int rc = two.scatter(all.data(), block, out, root)) return rc;
+    if (int rc = two.scatter(all.data(), block, out, root, by_copy)) return rc;
     return recvbuf == PLEXUS_COLL_IN_PLACE ? PLEXUS_COLL_SUCCESS : mine.unpack();
 }
 

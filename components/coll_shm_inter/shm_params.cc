@@ -9,7 +9,7 @@ namespace {
 struct Storage {
     int force = 0;
     uint64_t chunk = 16384;
-    uint64_t single_copy_from = 0;
+    uint64_t single_copy_from = 32768;
     uint64_t bcast_max = 0;
     uint64_t reduce_max = 0;
     uint64_t allreduce_max = 0;
@@ -19,6 +19,12 @@ struct Storage {
     int64_t spin = 200;
     int64_t max_groups = 256;
     int64_t flat_barrier_max = 16;
+    uint64_t reduce_single_copy_from = 32768;
+    uint64_t allreduce_single_copy_from = 32768;
+    uint64_t gather_single_copy_from = 32768;
+    uint64_t allgather_single_copy_from = 32768;
+    uint64_t leaders_single_copy_from = 32768;
+    uint64_t alltoall_single_copy_from = 32768;
 };
 
 Storage g_storage;
@@ -39,9 +45,36 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
             size_param(
                 "chunk_bytes", &s.chunk, "16k",
                 "Bytes of one process's slot in a node group's segment: the pipeline's chunk", 6),
-            size_param("single_copy_bytes", &s.single_copy_from, "0",
+            size_param("single_copy_bytes", &s.single_copy_from, "32k",
                        "Bcast by single copy (every process reads the root's buffer) from this "
-                       "many bytes; 0: never",
+                       "many bytes, whatever bcast_max_bytes says; 0: never",
+                       6),
+            size_param("reduce_single_copy_bytes", &s.reduce_single_copy_from, "32k",
+                       "Reduce by single copy (each process combines a stripe of every input, "
+                       "read from the others' buffers, and writes it to the root) from this many "
+                       "bytes; 0: never",
+                       6),
+            size_param("allreduce_single_copy_bytes", &s.allreduce_single_copy_from, "32k",
+                       "Allreduce by single copy (stripes combined as for Reduce, then written "
+                       "into every process's result) from this many bytes; 0: never",
+                       6),
+            size_param("gather_single_copy_bytes", &s.gather_single_copy_from, "32k",
+                       "Gather (each block written into the root's buffer) and Scatter (each "
+                       "block read from it) by single copy from this many bytes per block; 0: never",
+                       6),
+            size_param("allgather_single_copy_bytes", &s.allgather_single_copy_from, "32k",
+                       "Allgather by single copy (every process reads every block) from this many "
+                       "bytes per block; 0: never",
+                       6),
+            size_param("leaders_single_copy_bytes", &s.leaders_single_copy_from, "32k",
+                       "Inter-communicators: the exchange between the two groups' processes that "
+                       "carry it (leaders, a root) by single copy from this many bytes, when both "
+                       "are on one node; 0: never (point-to-point)",
+                       6),
+            size_param("alltoall_single_copy_bytes", &s.alltoall_single_copy_from, "32k",
+                       "Inter-communicators: Alltoall with blocks from this many bytes served, "
+                       "each pair on one node by single copy (smaller: the next component's "
+                       "pairwise messages); 0: never",
                        6),
             size_param("bcast_max_bytes", &s.bcast_max, "16k",
                        "Largest Bcast message the engine serves (larger: the next component)", 6),
@@ -95,6 +128,12 @@ void snapshot_params(bool oversubscribed) {
     p.spin = oversubscribed ? 0 : static_cast<int>(s.spin);
     p.max_groups = static_cast<int>(s.max_groups);
     p.flat_barrier_max = static_cast<int>(s.flat_barrier_max);
+    p.reduce_single_copy_from = static_cast<size_t>(s.reduce_single_copy_from);
+    p.allreduce_single_copy_from = static_cast<size_t>(s.allreduce_single_copy_from);
+    p.gather_single_copy_from = static_cast<size_t>(s.gather_single_copy_from);
+    p.allgather_single_copy_from = static_cast<size_t>(s.allgather_single_copy_from);
+    p.leaders_single_copy_from = static_cast<size_t>(s.leaders_single_copy_from);
+    p.alltoall_single_copy_from = static_cast<size_t>(s.alltoall_single_copy_from);
     g_params = p;
 }
 

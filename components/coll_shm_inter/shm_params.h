@@ -24,6 +24,13 @@ struct Params {
     int spin = 0;               // flag polls before waiting through the progress engine
     int max_groups = 256;       // node groups (segments) a process keeps at once
     int flat_barrier_max = 16;  // node groups up to this size use the flat barrier
+    // Single copy from these many bytes (0: never): the large-message half of the size table.
+    size_t reduce_single_copy_from = 0;
+    size_t allreduce_single_copy_from = 0;
+    size_t gather_single_copy_from = 0;     // Gather and Scatter, per process's block
+    size_t allgather_single_copy_from = 0;  // per process's block
+    size_t leaders_single_copy_from = 0;    // inter-communicators: the leaders' exchange
+    size_t alltoall_single_copy_from = 0;   // inter-communicators: Alltoall, per block
 };
 
 // Registers coll_shm_inter_* with the core (values land in params()).

@@ -51,6 +51,16 @@ int single_copy_read(void *ctx, int32_t pid, uint64_t addr, void *dst, size_t le
                : PLEXUS_COLL_ERR_OTHER;
 }
 
+int single_copy_write(void *ctx, int32_t pid, uint64_t addr, const void *src, size_t len) {
+    const auto *shm = static_cast<const plexus_shm_services_t *>(ctx);
+    plexus_shm_iovec_t local{const_cast<void *>(src), len};
+    plexus_shm_remote_iovec_t remote{addr, len};
+    plexus_reason_t why{};
+    return shm->single_copy(pid, &local, 1, &remote, 1, 1, &why) == PLEXUS_SUCCESS
+               ? 0
+               : PLEXUS_COLL_ERR_OTHER;
+}
+
 // The host's shm table when it has one (host API 1.3).
 const plexus_shm_services_t *shm_of(const plexus_host_api_t *host) {
     if (!host || host->struct_size < offsetof(plexus_host_api_t, shm) + sizeof host->shm)
@@ -217,6 +227,8 @@ int TwoLevel::create(const Env &env, plexus_coll_comm_t *comm, std::unique_ptr<T
     // The tree over the node group, from the hardware relations of its members.
     std::vector<unsigned> relation(static_cast<size_t>(n) * n, 0);
     bool single_copy = true;
+    t->single_copy_ = true;
+    for (const Record &r : records) t->single_copy_ = t->single_copy_ && r.single_copy;
     for (int i = 0; i < n; ++i) {
         const Record &a = records[static_cast<size_t>(t->members_[static_cast<size_t>(i)])];
         single_copy = single_copy && a.single_copy;
@@ -232,13 +244,20 @@ int TwoLevel::create(const Env &env, plexus_coll_comm_t *comm, std::unique_ptr<T
     t->waiter_ = HostWaiter{env.host, env.params->spin};
     SingleCopy copy{};
     if (single_copy && shm && n > 1)
-        copy = SingleCopy{single_copy_read, const_cast<plexus_shm_services_t *>(shm)};
+        copy = SingleCopy{single_copy_read, const_cast<plexus_shm_services_t *>(shm),
+                          single_copy_write};
     t->engine_ = std::make_unique<Engine>(
         base, layout, node_rank, binomial_tree(topology_order(n, relation)),
         Waiter{host_wait, &t->waiter_}, copy, env.params->flat_barrier_max);
     Control &me = t->engine_->control(node_rank);
     me.pid = static_cast<int32_t>(getpid());
     me.ready = 1;
+    // Which large-message paths this communicator has (the tests check the trace for it).
+    if (t->rank_ == 0 && env.host && env.self)
+        env.host->log(env.self, PLEXUS_LOG_DECISION,
+                      "%d processes in %zu node group(s); single copy %s", t->size_,
+                      t->leaders_.size(),
+                      t->single_copy_ ? "available to every process" : "not available everywhere");
     ++g_live_groups;
     *out = std::move(t);
     return PLEXUS_SUCCESS;
@@ -325,10 +344,13 @@ int TwoLevel::bcast(void *data, size_t bytes, int root) {
 }
 
 int TwoLevel::reduce(const void *in, void *out, size_t count, size_t item_bytes, Combine combine,
-                     int root) {
-    if (single_node())
-        return engine_->reduce(in, out, count, item_bytes, combine,
-                               root < 0 ? -1 : node_rank_of(root));
+                     int root, bool by_copy) {
+    const auto node_reduce = [&](void *dst, int node_root) {
+        return by_copy ? engine_->reduce_by_single_copy(in, dst, count, item_bytes, combine,
+                                                        node_root)
+                       : engine_->reduce(in, dst, count, item_bytes, combine, node_root);
+    };
+    if (single_node()) return node_reduce(out, root < 0 ? -1 : node_rank_of(root));
     // The node's result at its leader (in out when the leader keeps the result, else aside).
     std::vector<uint8_t> aside;
     const bool keeps = root < 0 || rank_ == root;
@@ -337,8 +359,7 @@ int TwoLevel::reduce(const void *in, void *out, size_t count, size_t item_bytes,
         aside.resize(count * item_bytes);
         acc = aside.data();
     }
-    if (int rc = engine_->reduce(in, leader() ? acc : nullptr, count, item_bytes, combine, 0))
-        return rc;
+    if (int rc = node_reduce(leader() ? acc : nullptr, 0)) return rc;
     const int to = root < 0 ? leaders_[0] : root;
     const plexus_coll_services_t *svc = env_.svc;
     const int bytes = static_cast<int>(count * item_bytes);

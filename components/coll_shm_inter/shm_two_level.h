@@ -48,6 +48,9 @@ public:
     bool leader() const { return members_[0] == rank_; }
     int node_rank_of(int comm_rank) const;  // -1: not on this node
     Engine &engine() { return *engine_; }
+    // Every process of the communicator may use single copy (the same answer everywhere: the
+    // large-message paths are chosen from it).
+    bool single_copy() const { return single_copy_; }
     const std::vector<int> &members() const { return members_; }
     const std::vector<int> &leaders() const { return leaders_; }
 
@@ -56,14 +59,17 @@ public:
     int bcast(void *data, size_t bytes, int root);
     // count items of item_bytes; out significant at root (root < 0: everywhere). More than one
     // node needs a commutative operation (the caller declines otherwise).
+    // by_copy: the node groups' phase by single copy (only when single_copy()).
     int reduce(const void *in, void *out, size_t count, size_t item_bytes, Combine combine,
-               int root);
+               int root, bool by_copy = false);
     // Single node only (the caller declines otherwise): block bytes per process.
-    int gather(const void *in, size_t block, void *out, int root) {
-        return engine_->gather(in, block, out, root);
+    int gather(const void *in, size_t block, void *out, int root, bool by_copy = false) {
+        return by_copy ? engine_->gather_by_single_copy(in, block, out, root)
+                       : engine_->gather(in, block, out, root);
     }
-    int scatter(const void *in, size_t block, void *out, int root) {
-        return engine_->scatter(in, block, out, root);
+    int scatter(const void *in, size_t block, void *out, int root, bool by_copy = false) {
+        return by_copy ? engine_->scatter_by_single_copy(in, block, out, root)
+                       : engine_->scatter(in, block, out, root);
     }
 
     TwoLevel(const TwoLevel &) = delete;
@@ -82,6 +88,7 @@ private:
     std::vector<int> members_;  // comm ranks of this node group, ascending (members_[0] leads)
     std::vector<int> leaders_;  // comm ranks of every node group's leader, ascending
     std::vector<int> node_of_;  // per comm rank: index of its node group's leader in leaders_
+    bool single_copy_ = false;  // every process of the communicator may use single copy
     sdk::ShmSegment segment_;
     std::vector<uint8_t> private_slots_;  // a node group of one has no segment
     HostWaiter waiter_;

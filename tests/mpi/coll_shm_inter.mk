@@ -1,7 +1,7 @@
 # MPI programs and runs of coll_shm_inter (components/coll_shm_inter/README.md, "Tests"): the
 # collective suites of coll_basic run again with coll_shm_inter ahead of it (its size table, then
-# forced for every size, on fake nodes for the two-level paths), its decline, and a rank dying in
-# a shared-memory barrier. Included by tests/mpi/local.mk.
+# forced for every size, on fake nodes for the two-level paths, every size by single copy), its
+# decline, and a rank dying in a shared-memory barrier and in a large Allreduce. Included by tests/mpi/local.mk.
 check_PROGRAMS += tests/mpi/coll_shm_inter_death
 
 tests_mpi_coll_shm_inter_death_SOURCES = tests/mpi/coll_shm_inter_death.c
@@ -15,7 +15,10 @@ mpi_runs_extra += tests/mpi/default/coll_shm_intra.sh tests/mpi/default/coll_shm
 	tests/mpi/default/coll_shm_inter_forced.sh tests/mpi/default/coll_shm_inter_forced_3.sh \
 	tests/mpi/default/coll_shm_inter_nodes.sh tests/mpi/default/coll_shm_zero_size.sh \
 	tests/mpi/default/coll_shm_errors.sh tests/mpi/default/coll_shm_decline.sh \
-	tests/mpi/default/comm_shm_inter.sh tests/mpi/default/coll_shm_inter_death.sh
+	tests/mpi/default/comm_shm_inter.sh tests/mpi/default/coll_shm_inter_death.sh \
+	tests/mpi/default/coll_shm_inter_death_large.sh tests/mpi/default/coll_shm_intra_copy.sh \
+	tests/mpi/default/coll_shm_intra_copy_nodes.sh tests/mpi/default/coll_shm_inter_copy.sh \
+	tests/mpi/default/coll_shm_inter_copy_nodes.sh tests/mpi/default/coll_shm_spawn_merge.sh
 
 EXTRA_DIST += tests/mpi/cases/coll_shm_intra.case tests/mpi/cases/coll_shm_intra_2.case \
 	tests/mpi/cases/coll_shm_intra_forced.case tests/mpi/cases/coll_shm_intra_forced_3.case \
@@ -23,4 +26,7 @@ EXTRA_DIST += tests/mpi/cases/coll_shm_intra.case tests/mpi/cases/coll_shm_intra
 	tests/mpi/cases/coll_shm_inter_forced.case tests/mpi/cases/coll_shm_inter_forced_3.case \
 	tests/mpi/cases/coll_shm_inter_nodes.case tests/mpi/cases/coll_shm_zero_size.case \
 	tests/mpi/cases/coll_shm_errors.case tests/mpi/cases/coll_shm_decline.case \
-	tests/mpi/cases/comm_shm_inter.case tests/mpi/cases/coll_shm_inter_death.case
+	tests/mpi/cases/comm_shm_inter.case tests/mpi/cases/coll_shm_inter_death.case \
+	tests/mpi/cases/coll_shm_inter_death_large.case tests/mpi/cases/coll_shm_intra_copy.case \
+	tests/mpi/cases/coll_shm_intra_copy_nodes.case tests/mpi/cases/coll_shm_inter_copy.case \
+	tests/mpi/cases/coll_shm_inter_copy_nodes.case tests/mpi/cases/coll_shm_spawn_merge.case
