@@ -50,4 +50,14 @@ Status Modex::get(const ProcId &peer, std::string_view component, int timeout_s,
     return Status::ok();
 }
 
+std::vector<std::pair<std::string, Modex::Card>> Modex::own_cards() {
+    std::lock_guard guard(lock_);
+    return {own_.begin(), own_.end()};
+}
+
+void Modex::remember(const ProcId &peer, const std::string &key, Card card) {
+    std::lock_guard guard(lock_);
+    cache_.emplace(std::make_pair(peer, key), std::move(card));
+}
+
 }  // namespace plexus::runtime

@@ -33,6 +33,12 @@ public:
     // another namespace is asked through its server (direct modex), bounded by timeout_s.
     Status get(const ProcId &peer, std::string_view component, int timeout_s, const Card **out);
 
+    // Cards carried between jobs by other means than the job manager (dpm_ud's datagrams): this
+    // process's cards by key, and another process's cards kept so that get finds them without
+    // asking its server. A card already known for (peer, key) stays as it is.
+    std::vector<std::pair<std::string, Card>> own_cards();
+    void remember(const ProcId &peer, const std::string &key, Card card);
+
 private:
     Backend &backend_;
     ProcId self_;

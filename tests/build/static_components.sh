@@ -10,9 +10,9 @@ mkdir -p "$HOME"
 listing=$("$info" 2>&1)
 check "static: btl_good is listed as linked into libplexus" \
   sh -c 'echo "$0" | grep -A1 "good        1.0.0   usable" | grep -qF "from static (linked into libplexus)"' "$listing"
-# (dpm ^pmix: the real dpm_pmix plugin beside it outranks the test component)
+# (dpm ^pmix,ud: the real dpm_pmix and dpm_ud plugins beside it outrank the test component)
 check "static: the static dpm component is selected without any component path" \
-  sh -c "'$info' --select dpm --mca dpm ^pmix | grep -qx 'Result: good'"
+  sh -c "'$info' --select dpm --mca dpm ^pmix,ud | grep -qx 'Result: good'"
 check "static: static components register their parameters" \
   sh -c "'$info' --param btl good --level 9 | grep -qF 'btl_good_query_priority = 30'"
 check "static: a component left out by --enable-mca-no-build is not there (coll_basic serves, coll_good is absent)" \

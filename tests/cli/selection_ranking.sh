@@ -3,11 +3,12 @@
 # frameworks take one, verbose tracing prints every decision.
 . "$(dirname "$0")/common.sh"
 set -e
-# dpm_pmix, a real plugin of the build tree, outranks dpm_good; single-select keeps one.
+# dpm_ud and dpm_pmix, real plugins of the build tree, outrank dpm_good; single-select keeps one.
 run tie "$info" --select dpm
-expect_contains "good        not selected  priority 20, lower than pmix (40)"
-expect_contains "Result: pmix"
-run tie_excluded "$info" --select dpm --mca dpm ^pmix
+expect_contains "good        not selected  priority 20, lower than ud (45)"
+expect_contains "pmix        not selected  priority 40, lower than ud (45)"
+expect_contains "Result: ud"
+run tie_excluded "$info" --select dpm --mca dpm ^pmix,ud
 expect_contains "good        selected      priority 20"
 run ranked "$info" --select btl
 expect_contains "Result: good other"

@@ -118,6 +118,7 @@ include tests/mpi/osc_rdma.mk
 include tests/mpi/tcp.mk
 include tests/mpi/dpm.mk
 include tests/mpi/dpm_sm.mk
+include tests/mpi/dpm_ud.mk
 include tests/mpi/osc_sm.mk
 include tests/mpi/osc_async.mk
 

@@ -71,7 +71,8 @@ typedef struct plexus_dpm_command {
 
 /* ------------------------------------------------------------------ services */
 #define PLEXUS_DPM_SERVICES_MAJOR 1
-#define PLEXUS_DPM_SERVICES_MINOR 1 /* 1.1: local_proc, publish_as, lookup_wait, comm_self */
+#define PLEXUS_DPM_SERVICES_MINOR 2 /* 1.1: local_proc, publish_as, lookup_wait, comm_self
+                                     * 1.2: own_cards, provide_cards */
 
 /* How long a value publish_as publishes lives. */
 #define PLEXUS_DPM_PERSIST_DEFAULT 0    /* the job manager's default */
@@ -145,6 +146,16 @@ typedef struct plexus_dpm_services {
     int (*lookup_wait)(const char *key, int timeout_ms, char **value);
     /* MPI_COMM_SELF (the local group of MPI_Comm_join). */
     plexus_coll_comm_t *(*comm_self)(void);
+
+    /* ---- 1.2 (check struct_size) ---- */
+    /* Business cards carried by the component itself (dpm_ud's datagrams) rather than fetched
+     * from the other job's server. own_cards: every card this process put (each component's),
+     * packed into one blob, malloc'd: the caller frees it. provide_cards: the blob own_cards made
+     * at process proc of another job, kept so that intercomm_create's add_procs find its cards
+     * without asking the job manager (a process of this job: ignored, its cards are known);
+     * PLEXUS_DPM_ERR_ARG for a malformed blob. Call it before intercomm_create. */
+    int (*own_cards)(void **blob, size_t *len);
+    int (*provide_cards)(const plexus_dpm_proc_t *proc, const void *blob, size_t len);
 } plexus_dpm_services_t;
 
 /* ------------------------------------------------------------------ the module */

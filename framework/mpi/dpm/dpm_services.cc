@@ -12,6 +12,7 @@
 #include "mpi/coll/coll_handles.h"
 #include "mpi/coll/coll_services.h"
 #include "mpi/dpm/dpm.h"
+#include "mpi/dpm/dpm_cards.h"
 #include "mpi/dpm/dpm_intercomm.h"
 #include "mpi/dpm/dpm_launch.h"
 #include "mpi/mpi_state.h"
@@ -204,6 +205,9 @@ const plexus_dpm_services_t &services() {
         publish_as,
         lookup_wait,
         comm_self,
+        // 1.2
+        own_cards,
+        provide_cards,
     };
     return table;
 }

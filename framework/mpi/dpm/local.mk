@@ -8,6 +8,7 @@ framework_mpi_libmpi_la_SOURCES += \
 	framework/mpi/dpm/dpm_intercomm.h framework/mpi/dpm/dpm_intercomm.cc \
 	framework/mpi/dpm/dpm_launch.h framework/mpi/dpm/dpm_launch.cc \
 	framework/mpi/dpm/dpm_disconnect.h framework/mpi/dpm/dpm_disconnect.cc \
+	framework/mpi/dpm/dpm_cards.h framework/mpi/dpm/dpm_cards.cc \
 	framework/mpi/dpm/dpm_api.h framework/mpi/dpm/dpm_api.cc \
 	framework/mpi/api/dpm_spawn.cc framework/mpi/api/dpm_parent.cc framework/mpi/api/dpm_ports.cc \
 	framework/mpi/api/dpm_join.cc framework/mpi/api/dpm_disconnect.cc framework/mpi/api/dpm_names.cc

@@ -1,0 +1,324 @@
+// The meeting of two groups, collective over each (meeting.h has the steps).
+#include "meeting.h"
+
+#include <time.h>
+
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+namespace plexus::dpm_ud {
+namespace {
+
+// A safety net: the agreement needs one round unless the groups' free ids keep colliding.
+constexpr int kMaxRounds = 1000;
+constexpr size_t kMinCards = 4;  // a packed card list holds at least its count
+
+uint64_t now_ms() {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<uint64_t>(ts.tv_sec) * 1000u + static_cast<uint64_t>(ts.tv_nsec) / 1000000u;
+}
+
+bool is_root(const MeetingContext &c, Group g) { return c.s->coll->comm_rank(g.comm) == g.root; }
+
+int bcast(const MeetingContext &c, Group g, void *buf, int bytes) {
+    return c.s->coll->dispatch->bcast(nullptr, buf, bytes, c.s->coll->byte_type, g.root, g.comm);
+}
+
+int gather_ints(const MeetingContext &c, Group g, int mine, std::vector<int> *all) {
+    all->assign(static_cast<size_t>(c.s->coll->comm_size(g.comm)), 0);
+    return c.s->coll->dispatch->gather(nullptr, &mine, sizeof mine, c.s->coll->byte_type, all->data(), sizeof mine,
+                                       c.s->coll->byte_type, g.root, g.comm);
+}
+
+// Collective: the root's outcome reaches everyone. At the root rc, why and *data are its own;
+// elsewhere they are overwritten. Success with the root's *data, or its error class with its
+// message set at every process. A failing bcast's class is returned as it is.
+int spread(const MeetingContext &c, Group g, int rc, const std::string &why, Bytes *data) {
+    Bytes payload;
+    if (is_root(c, g)) payload = rc ? Bytes(why.begin(), why.end()) : *data;
+    int32_t head[2] = {rc, static_cast<int32_t>(payload.size())};
+    if (int b = bcast(c, g, head, sizeof head)) return b;
+    payload.resize(static_cast<size_t>(head[1]));
+    if (head[1] > 0)
+        if (int b = bcast(c, g, payload.data(), head[1])) return b;
+    if (head[0] != PLEXUS_DPM_SUCCESS) {
+        c.s->set_error("%s", std::string(payload.begin(), payload.end()).c_str());
+        return head[0];
+    }
+    *data = std::move(payload);
+    return PLEXUS_DPM_SUCCESS;
+}
+
+Message decoded(const Bytes &data) {
+    std::string why;
+    // The root decoded it already (or made it): it is whole.
+    return decode(data.data(), data.size(), &why).value_or(Message{});
+}
+
+// Every process's cards at the root, in rank order, with its name.
+int gather_group(const MeetingContext &c, Group g, std::vector<ProcCards> *out) {
+    const plexus_dpm_services_t *s = c.s;
+    void *blob = nullptr;
+    size_t len = 0;
+    if (s->own_cards(&blob, &len) != PLEXUS_DPM_SUCCESS) len = 0;  // the root notices the empty list
+    std::unique_ptr<void, decltype(&std::free)> hold(blob, &std::free);
+    std::vector<int> lens;
+    if (int rc = gather_ints(c, g, static_cast<int>(len), &lens)) return rc;
+    std::vector<int> displs(lens.size(), 0);
+    int total = 0;
+    for (size_t r = 0; r < lens.size(); ++r) displs[r] = total, total += lens[r];
+    Bytes all(static_cast<size_t>(total));
+    if (int rc = s->coll->dispatch->gatherv(nullptr, blob, static_cast<int>(len), s->coll->byte_type, all.data(),
+                                            lens.data(), displs.data(), s->coll->byte_type, g.root, g.comm))
+        return rc;
+    if (!is_root(c, g)) return PLEXUS_DPM_SUCCESS;
+    for (size_t r = 0; r < lens.size(); ++r) {
+        plexus_dpm_proc_t p{};
+        if (int rc = s->local_proc(g.comm, static_cast<int>(r), &p)) return rc;
+        const uint8_t *from = all.data() + displs[r];
+        out->push_back({p.nspace, p.rank, Bytes(from, from + lens[r])});
+    }
+    return PLEXUS_DPM_SUCCESS;
+}
+
+int check_cards(const std::vector<ProcCards> &group, std::string *why) {
+    for (const ProcCards &p : group)
+        if (p.cards.size() < kMinCards)
+            return *why = "process " + p.nspace + ":" + std::to_string(p.rank) + " of this group has no business cards",
+                   PLEXUS_DPM_ERR_INTERN;
+    return PLEXUS_DPM_SUCCESS;
+}
+
+// Every process keeps the other group's cards and builds; *status and *why at the root say
+// whether all of them did.
+int build(const MeetingContext &c, Group g, const std::vector<ProcCards> &remote, uint32_t cid,
+          plexus_coll_comm_t **intercomm, int *status, std::string *why) {
+    const plexus_dpm_services_t *s = c.s;
+    int rc = PLEXUS_DPM_SUCCESS;
+    std::vector<plexus_dpm_proc_t> procs;
+    for (const ProcCards &p : remote) {
+        procs.push_back({p.nspace.c_str(), p.rank});
+        if (int e = s->provide_cards(&procs.back(), p.cards.data(), p.cards.size()); e && !rc) rc = e;
+    }
+    plexus_dpm_remote_group_t rg{};
+    rg.struct_size = sizeof rg;
+    rg.size = static_cast<uint32_t>(procs.size());
+    rg.procs = procs.data();
+    rg.context_id = cid;
+    // Called even after a refused card, so that nobody in this group waits for us in it.
+    if (int built = s->intercomm_create(g.comm, &rg, intercomm); built && !rc) rc = built;
+    std::vector<int> all;
+    if (int e = gather_ints(c, g, rc, &all)) return e;
+    *status = PLEXUS_DPM_SUCCESS;
+    for (size_t r = 0; r < all.size() && is_root(c, g); ++r)
+        if (all[r] != PLEXUS_DPM_SUCCESS) {
+            *status = all[r];
+            *why = "process " + std::to_string(r) + " of this group could not build the inter-communicator (error class " +
+                   std::to_string(all[r]) + ")";
+            break;
+        }
+    return PLEXUS_DPM_SUCCESS;
+}
+
+bool wants_rc(const MeetingContext &c, uint64_t total) {
+    return c.mode == Mode::rc || (c.mode == Mode::automatic && total >= static_cast<uint64_t>(c.auto_threshold));
+}
+
+const char *mode_name(Mode m) { return m == Mode::ud ? "ud" : m == Mode::rc ? "rc" : "auto"; }
+
+}  // namespace
+
+int meet_as_starter(const MeetingContext &c, Group g, StarterRoot *root, uint64_t session, int status,
+                    const std::string &why0, plexus_coll_comm_t **intercomm) {
+    const plexus_dpm_services_t *s = c.s;
+    const bool at_root = is_root(c, g);
+    std::vector<ProcCards> mine;
+    if (int e = gather_group(c, g, &mine)) return e;
+    uint32_t proposal = 0;
+    if (int e = s->context_id(g.comm, 0, &proposal)) return e;
+    int rc = status;
+    std::string why = why0;
+    Bytes data;
+    if (at_root && rc == PLEXUS_DPM_SUCCESS) rc = check_cards(mine, &why);
+    if (at_root && rc == PLEXUS_DPM_SUCCESS) {
+        Message h;
+        h.kind = Kind::hello;
+        h.session = session;
+        h.group_size = static_cast<uint32_t>(mine.size());
+        h.group_id = mine.front().nspace;
+        h.deadline_ms = now_ms() + static_cast<uint64_t>(c.timeout_ms);
+        h.cid = proposal;
+        Message ack;
+        if (root->hello(h, &ack, &why)) rc = c.fail_class;
+        else data = encode(ack);
+    }
+    if (int e = spread(c, g, rc, why, &data)) return e;
+    const Message ack = decoded(data);
+    uint32_t theirs = ack.cid;
+    for (int round = 0; theirs != proposal; ++round) {
+        if (round == kMaxRounds) {
+            s->set_error("no context id agreed with the other group after %d rounds", kMaxRounds);
+            return PLEXUS_DPM_ERR_INTERN;
+        }
+        if (int e = s->context_id(g.comm, theirs, &proposal)) return e;
+        data.clear();
+        if (at_root) {
+            Message p, r;
+            p.kind = Kind::propose;
+            p.session = session;
+            p.cid = proposal;
+            if (root->request(p, &r, &why)) rc = c.fail_class;
+            else data = encode(r);
+        }
+        if (int e = spread(c, g, rc, why, &data)) return e;
+        theirs = decoded(data).cid;
+    }
+    data.clear();
+    if (at_root) {
+        Message m, r;
+        m.kind = Kind::cards;
+        m.session = session;
+        m.cid = proposal;
+        m.procs = std::move(mine);
+        if (root->request(m, &r, &why)) rc = c.fail_class;
+        else data = encode(r);
+    }
+    if (int e = spread(c, g, rc, why, &data)) return e;
+    const Message theirs_cards = decoded(data);
+    if (theirs_cards.status != PLEXUS_DPM_SUCCESS) {
+        s->set_error("the other group could not build its side of the inter-communicator: %s",
+                     theirs_cards.text.c_str());
+        return theirs_cards.status;
+    }
+    if (theirs_cards.cid != proposal || theirs_cards.procs.size() != ack.group_size) {
+        s->set_error("the other group's cards name context id %u and %zu processes, agreed were %u and %u",
+                     theirs_cards.cid, theirs_cards.procs.size(), proposal, ack.group_size);
+        return PLEXUS_DPM_ERR_INTERN;
+    }
+    int built = PLEXUS_DPM_SUCCESS;
+    std::string built_why;
+    if (int e = build(c, g, theirs_cards.procs, proposal, intercomm, &built, &built_why)) return e;
+    data.clear();
+    if (at_root) {
+        Message d, r;
+        d.kind = Kind::done;
+        d.session = session;
+        d.status = built;
+        d.text = built_why;
+        if (root->request(d, &r, &why)) rc = c.fail_class;
+        else if (built) rc = built, why = built_why;
+    }
+    return spread(c, g, rc, why, &data);
+}
+
+int meet_as_answerer(const MeetingContext &c, Group g, AnswerRoot *root, int status, const std::string &why0,
+                     plexus_coll_comm_t **intercomm) {
+    const plexus_dpm_services_t *s = c.s;
+    const bool at_root = is_root(c, g);
+    std::vector<ProcCards> mine;
+    if (int e = gather_group(c, g, &mine)) return e;
+    int rc = status;
+    std::string why = why0;
+    Bytes data;
+    if (at_root && rc == PLEXUS_DPM_SUCCESS) rc = check_cards(mine, &why);
+    if (at_root && rc == PLEXUS_DPM_SUCCESS) data = encode(root->hello());
+    if (int e = spread(c, g, rc, why, &data)) return e;
+    const Message hello = decoded(data);
+    uint32_t ours = 0;
+    if (int e = s->context_id(g.comm, hello.cid, &ours)) return e;
+    data.clear();
+    if (at_root) {
+        const uint64_t total = uint64_t(hello.group_size) + mine.size();
+        Message a;
+        a.kind = Kind::hello_ack;
+        a.session = hello.session;
+        a.group_size = static_cast<uint32_t>(mine.size());
+        a.group_id = mine.front().nspace;
+        a.cid = ours;
+        bool used_rc = false;
+        if (root->reply_hello(a, wants_rc(c, total), &used_rc, &why)) rc = c.fail_class;
+        c.host->log(c.self, PLEXUS_LOG_DECISION, "meeting %016llx with %s (%u processes of %s, %zu here): %s (dpm_ud_mode %s, auto threshold %d)",
+                    static_cast<unsigned long long>(hello.session), root->peer().c_str(), hello.group_size,
+                    hello.group_id.c_str(), mine.size(), used_rc ? "rc: the rest over TCP" : "ud: datagrams only",
+                    mode_name(c.mode), c.auto_threshold);
+    }
+    if (int e = spread(c, g, rc, why, &data)) return e;
+    uint32_t theirs = hello.cid;
+    for (int round = 0; theirs != ours; ++round) {
+        if (round == kMaxRounds) {
+            s->set_error("no context id agreed with the other group after %d rounds", kMaxRounds);
+            return PLEXUS_DPM_ERR_INTERN;
+        }
+        Message p;
+        data.clear();
+        if (at_root) {
+            if (root->next(Kind::propose, &p, &why)) rc = c.fail_class;
+            else data = encode(p);
+        }
+        if (int e = spread(c, g, rc, why, &data)) return e;
+        theirs = decoded(data).cid;
+        if (int e = s->context_id(g.comm, theirs, &ours)) return e;
+        if (at_root) {
+            Message r;
+            r.kind = Kind::propose_ack;
+            r.session = hello.session;
+            r.cid = ours;
+            if (root->reply(r, &why)) rc = c.fail_class;  // spread with the next step
+        }
+    }
+    data.clear();
+    if (at_root && rc == PLEXUS_DPM_SUCCESS) {
+        Message m;
+        if (root->next(Kind::cards, &m, &why)) rc = c.fail_class;
+        else data = encode(m);
+    }
+    if (int e = spread(c, g, rc, why, &data)) return e;
+    const Message cards = decoded(data);
+    if (cards.cid != ours || cards.procs.size() != hello.group_size) {
+        s->set_error("the other group's cards name context id %u and %zu processes, agreed were %u and %u", cards.cid,
+                     cards.procs.size(), ours, hello.group_size);
+        return PLEXUS_DPM_ERR_INTERN;
+    }
+    int built = PLEXUS_DPM_SUCCESS;
+    std::string built_why;
+    if (int e = build(c, g, cards.procs, ours, intercomm, &built, &built_why)) return e;
+    data.clear();
+    if (at_root) {
+        Message r;
+        r.kind = Kind::cards_ack;
+        r.session = hello.session;
+        r.cid = ours;
+        r.procs = std::move(mine);
+        r.status = built;
+        r.text = built_why;
+        if (root->reply(r, &why)) rc = c.fail_class;
+        else if (built) rc = built, why = built_why;
+    }
+    if (int e = spread(c, g, rc, why, &data)) return e;
+    data.clear();
+    if (at_root) {
+        Message d;
+        if (root->next(Kind::done, &d, &why)) rc = c.fail_class;
+        else data = encode(d);
+    }
+    if (int e = spread(c, g, rc, why, &data)) return e;
+    const Message done = decoded(data);
+    if (done.status != PLEXUS_DPM_SUCCESS) {
+        s->set_error("the other group could not build its side of the inter-communicator: %s", done.text.c_str());
+        return done.status;
+    }
+    if (at_root) {
+        Message r;
+        r.kind = Kind::done_ack;
+        r.session = hello.session;
+        std::string ignored;
+        // Retransmitted until acknowledged (the endpoint lingers for it); a failure here shows
+        // as the other root's timeout, which names us.
+        root->reply(r, &ignored);
+    }
+    return PLEXUS_DPM_SUCCESS;
+}
+
+}  // namespace plexus::dpm_ud
