@@ -55,10 +55,8 @@ OpenibModule::OpenibModule(const plexus_host_api_t *host, const plexus_component
 // Peers' QPs and buffers first, then the cache's registrations and the send buffers, then the
 // CQ, PD and device: each verbs object before the one it was made from.
 OpenibModule::~OpenibModule() {
-    if (progress_registered_) {
-        host_->progress_unregister(progress_callback, this);
-        if (reliable_) host_->progress_unregister(dgram_->reliable_progress, reliable_);
-    }
+    if (progress_registered_) host_->progress_unregister(progress_callback, this);
+    if (dgram_progress_registered_) host_->progress_unregister(dgram_->reliable_progress, reliable_);
     for (auto &ep : endpoints_)
         if (ep->request_op) dgram_->op_free(ep->request_op);
     if (reliable_) dgram_->reliable_close(reliable_);
@@ -110,12 +108,15 @@ int OpenibModule::open(plexus_reason_t *why) {
     if (!open_port(ports.front(), why)) return PLEXUS_ERR_NOT_AVAILABLE;
     if (!open_connect_endpoint(why)) return PLEXUS_ERR_NOT_AVAILABLE;
     fill_api();
-    if (host_->progress_register(progress_callback, this) != PLEXUS_SUCCESS ||
-        host_->progress_register(dgram_->reliable_progress, reliable_) != PLEXUS_SUCCESS) {
+    // Each registration is undone by the destructor on its own: a second that fails leaves no
+    // dangling first.
+    progress_registered_ = host_->progress_register(progress_callback, this) == PLEXUS_SUCCESS;
+    dgram_progress_registered_ =
+        progress_registered_ && host_->progress_register(dgram_->reliable_progress, reliable_) == PLEXUS_SUCCESS;
+    if (!dgram_progress_registered_) {
         set_reason(why, "cannot register with the progress engine");
         return PLEXUS_ERR_NOT_AVAILABLE;
     }
-    progress_registered_ = true;
     host_->log(self_, PLEXUS_LOG_DETAIL, "using %s port %u (%s, LID %u, MTU %u)", port_.device.c_str(),
                unsigned(port_.port), port_.link == LinkLayer::Ethernet ? "RoCE" : "InfiniBand", unsigned(port_.lid),
                port_.mtu);

@@ -198,6 +198,7 @@ private:
     uint32_t rank_ = 0;
     std::string host_name_;
     bool progress_registered_ = false;
+    bool dgram_progress_registered_ = false;
     uint32_t channels_granted_ = 0;
     uint32_t next_generation_ = 1;
     std::vector<std::unique_ptr<Endpoint>> endpoints_;
