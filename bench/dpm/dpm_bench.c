@@ -1,13 +1,15 @@
 /* The DPM benchmark (bench/dpm/README.md): one program for the parents (run.sh starts it with
- * a mode) and their children (started by MPI_Comm_spawn with "--child MODE [N]"). Plain MPI-2.2,
- * built with Plexus's, Open MPI's and MPICH's compiler wrappers alike.
+ * a mode) and their children (started by MPI_Comm_spawn with "--child MODE OPTIONS..."). Plain
+ * MPI-2.2, built with Plexus's, Open MPI's and MPICH's compiler wrappers alike.
  *
  *   mpirun -n P dpm_bench spawn --children 1,2,4,8 --iters 10     spawn latency, ms
  *   mpirun -n P dpm_bench rate --seconds 3                         spawn + disconnect cycles/s
  *   mpirun -n 1 dpm_bench cycles --count 1000 --progress 100       the bounded long loop
  *   mpirun -n P dpm_bench merge --children P --iters 100           Intercomm_merge latency, us
- *   mpirun -n 1 dpm_bench latency --iters 20000                    parent <-> child, 8 bytes, us
- *   mpirun -n 2 dpm_bench intra --iters 20000                      two ranks of one job, 8 bytes
+ *   mpirun -n P dpm_bench connect --children C --iters 20          accept/connect latency, us
+ *   mpirun -n 1 dpm_bench latency --sizes 8,1k,4M --seconds 0.5    parent <-> child: latency, MB/s
+ *   mpirun -n 2 dpm_bench intra --sizes 8,1k,4M --seconds 0.5      two ranks of one job
+ *   mpirun -n P dpm_bench coll --children C --sizes 8,2M           inter-communicator collectives
  *
  * Output: one line per measurement (a word, then numbers; run.sh's report.awk reads them);
  * a wait longer than --stall seconds ends the process with a HUNG line naming the wait. */
@@ -16,22 +18,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dpm_latency.h"
+#include "dpm_coll.h"
+#include "dpm_connect.h"
 #include "dpm_merge.h"
 #include "dpm_options.h"
+#include "dpm_p2p.h"
 #include "dpm_spawn.h"
 #include "stall.h"
 
+/* argv: "--child MODE OPTIONS...", parsed like the parent's own "MODE OPTIONS...". */
 static int child_main(int argc, char **argv, MPI_Comm parent) {
-    const char *mode = argc > 2 ? argv[2] : "";
-    int n = argc > 3 ? atoi(argv[3]) : 0, stall_s = argc > 4 ? atoi(argv[4]) : 60;
+    dpm_options o;
     stall_init("child");
-    if (!strcmp(mode, "spawn") || !strcmp(mode, "cycles")) return child_spawned(parent, mode);
-    if (!strcmp(mode, "merge") && n > 0) return child_merge(parent, n);
-    if (!strcmp(mode, "latency") && n > 0)
-        return child_latency(parent, n, stall_s > 0 ? stall_s : 60);
-    fprintf(stderr, "dpm_bench: child: unknown mode '%s'\n", mode);
-    return -1;
+    if (argc < 2 || dpm_parse(argc - 1, argv + 1, &o) != 0) return 2;
+    switch (o.mode) {
+        case MODE_SPAWN:
+        case MODE_CYCLES: return child_spawned(parent, &o);
+        case MODE_MERGE: return child_merge(parent, &o);
+        case MODE_LATENCY: return child_latency(parent, &o);
+        case MODE_CONNECT: return child_connect(parent, &o);
+        case MODE_COLL: return child_coll(parent, &o);
+        default: break;
+    }
+    fprintf(stderr, "dpm_bench: child: no child side for mode '%s'\n", dpm_mode_name(o.mode));
+    return 2;
 }
 
 static int parent_main(int argc, char **argv) {
@@ -45,6 +55,8 @@ static int parent_main(int argc, char **argv) {
         case MODE_MERGE: return bench_merge(&o);
         case MODE_LATENCY: return bench_latency(&o);
         case MODE_INTRA: return bench_intra(&o);
+        case MODE_CONNECT: return bench_connect(&o);
+        case MODE_COLL: return bench_coll(&o);
     }
     return 2;
 }

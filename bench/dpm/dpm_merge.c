@@ -42,15 +42,11 @@ static void reduce_max(MPI_Comm inter, int high, const double mine[2], double ma
 
 int bench_merge(const dpm_options *o) {
     int rank, size, n = o->children[0];
-    char iters[16];
-    static char child[] = "--child", mode[] = "merge";
-    snprintf(iters, sizeof iters, "%d", o->iters);
-    char *argv[] = {child, mode, iters, NULL};
     MPI_Comm inter;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     stall_arm(o->stall, "MPI_Comm_spawn", -1);
-    if (dpm_spawn_children(MPI_COMM_WORLD, n, argv, &inter) != 0) return -1;
+    if (dpm_spawn_children(MPI_COMM_WORLD, n, dpm_child_argv("merge", o), &inter) != 0) return -1;
     double mine[2], max[2];
     merge_loop(inter, 0, o->iters, o->stall, mine);
     reduce_max(inter, 0, mine, max);
@@ -60,9 +56,9 @@ int bench_merge(const dpm_options *o) {
     return 0;
 }
 
-int child_merge(MPI_Comm parent, int iters) {
+int child_merge(MPI_Comm parent, const dpm_options *o) {
     double mine[2], unused[2];
-    merge_loop(parent, 1, iters, 60, mine);
+    merge_loop(parent, 1, o->iters, o->stall, mine);
     reduce_max(parent, 1, mine, unused);
     MPI_Comm_disconnect(&parent);
     return 0;

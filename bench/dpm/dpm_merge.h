@@ -8,7 +8,7 @@
 
 /* Parents: spawn children[0] children, time the first merge, then iters merge + free cycles. */
 int bench_merge(const dpm_options *o);
-/* The children's side; iters from the parent's argv. */
-int child_merge(MPI_Comm parent, int iters);
+/* The children's side, with the options the parent passed (dpm_child_argv). */
+int child_merge(MPI_Comm parent, const dpm_options *o);
 
 #endif

@@ -4,13 +4,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "dpm_spawn.h"
 
-#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "dpm_resources.h"
 #include "stall.h"
 
 static const char *self_exe(void) {
@@ -20,6 +20,24 @@ static const char *self_exe(void) {
         if (n > 0) path[n] = '\0';
     }
     return path[0] ? path : NULL;
+}
+
+char **dpm_child_argv(const char *mode, const dpm_options *o) {
+    static char child[] = "--child", mode_[16], iters[16], stall[16], seconds[32], sizes[512],
+                colls[128];
+    static char o_iters[] = "--iters", o_stall[] = "--stall", o_seconds[] = "--seconds",
+                o_sizes[] = "--sizes", o_colls[] = "--colls";
+    static char *argv[] = {child,   mode_,   o_iters, iters, o_stall, stall,  o_seconds,
+                           seconds, o_sizes, sizes,   o_colls, colls, NULL};
+    snprintf(mode_, sizeof mode_, "%s", mode);
+    snprintf(iters, sizeof iters, "%d", o->iters);
+    snprintf(stall, sizeof stall, "%d", o->stall);
+    snprintf(seconds, sizeof seconds, "%g", o->seconds);
+    snprintf(colls, sizeof colls, "%s", o->colls);
+    size_t at = 0;
+    for (int i = 0; i < o->nsizes && at < sizeof sizes; ++i)
+        at += (size_t)snprintf(sizes + at, sizeof sizes - at, "%s%ld", i ? "," : "", o->sizes[i]);
+    return argv;
 }
 
 int dpm_spawn_children(MPI_Comm parents, int n, char **argv, MPI_Comm *inter) {
@@ -53,8 +71,7 @@ static int cmp_double(const void *a, const void *b) {
 
 /* One spawn of n children that disconnect at once; *took: the spawn's time at this process. */
 static int spawn_once(const dpm_options *o, int n, double *took) {
-    static char child[] = "--child", mode[] = "spawn";
-    char *argv[] = {child, mode, NULL};
+    char **argv = dpm_child_argv("spawn", o);
     MPI_Comm inter;
     stall_arm(o->stall, "MPI_Comm_spawn", -1);
     double t0 = MPI_Wtime();
@@ -112,32 +129,11 @@ int bench_spawn_rate(const dpm_options *o) {
     return 0;
 }
 
-static int count_fds(void) {
-    DIR *d = opendir("/proc/self/fd");
-    int n = 0;
-    if (!d) return -1;
-    while (readdir(d)) ++n;
-    closedir(d);
-    return n - 3; /* ".", ".." and the directory's own descriptor */
-}
-
-static int count_threads(void) {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    int n = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "Threads: %d", &n) == 1) break;
-    if (f) fclose(f);
-    return n;
-}
-
 /* One cycle: spawn one child, send it the cycle number, check that it answers number + 1. */
 static int cycle(const dpm_options *o, long i, int rank) {
-    static char child[] = "--child", mode[] = "cycles";
-    char *argv[] = {child, mode, NULL};
     MPI_Comm inter;
     stall_arm(o->stall, "MPI_Comm_spawn", i);
-    if (dpm_spawn_children(MPI_COMM_WORLD, 1, argv, &inter) != 0) return -1;
+    if (dpm_spawn_children(MPI_COMM_WORLD, 1, dpm_child_argv("cycles", o), &inter) != 0) return -1;
     if (rank == 0) {
         long out = i, back = -1;
         stall_arm(o->stall, "the exchange with the child", i);
@@ -158,15 +154,18 @@ int bench_cycles(const dpm_options *o) {
     int rank, size, go = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int fds0 = count_fds(), threads0 = count_threads();
+    dpm_resources r0, r;
+    dpm_resources_take(&r0);
     double t0 = MPI_Wtime(), last = t0;
     long i, last_i = 0;
     for (i = 0; i < o->count && go; ++i) {
         if (cycle(o, i, rank) != 0) return -1;
         if (rank == 0 && ((i + 1) % o->progress == 0 || i + 1 == o->count)) {
             double now = MPI_Wtime();
-            printf("cycles %ld %d %.2f %.2f %d %d\n", i + 1, o->count, now - t0,
-                   (i + 1 - last_i) / (now - last), count_fds(), count_threads());
+            dpm_resources_take(&r);
+            printf("cycles %ld %d %.2f %.2f %d %d %ld %d %d\n", i + 1, o->count, now - t0,
+                   (i + 1 - last_i) / (now - last), r.fds, r.threads, r.rss_kb, r.shm_files,
+                   r.shm_mapped);
             fflush(stdout);
             last = now, last_i = i + 1;
         }
@@ -174,23 +173,25 @@ int bench_cycles(const dpm_options *o) {
         MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
     }
     double secs = MPI_Wtime() - t0;
+    dpm_resources_take(&r);
     if (rank == 0)
-        printf("cycles_done %ld %d %.2f %.2f %d %d %d %d\n", i, o->count, secs, i / secs, fds0,
-               count_fds(), threads0, count_threads());
+        printf("cycles_done %ld %d %.2f %.2f %d %d %d %d %ld %ld %d %d\n", i, o->count, secs,
+               i / secs, r0.fds, r.fds, r0.threads, r.threads, r0.rss_kb, r.rss_kb, r0.shm_files,
+               r.shm_files);
     return 0;
 }
 
-int child_spawned(MPI_Comm parent, const char *mode) {
+int child_spawned(MPI_Comm parent, const dpm_options *o) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (!strcmp(mode, "cycles") && rank == 0) {
+    if (o->mode == MODE_CYCLES && rank == 0) {
         long in;
-        stall_arm(60, "the exchange with the parent", -1);
+        stall_arm(o->stall, "the exchange with the parent", -1);
         MPI_Recv(&in, 1, MPI_LONG, 0, 7, parent, MPI_STATUS_IGNORE);
         ++in;
         MPI_Send(&in, 1, MPI_LONG, 0, 7, parent);
     }
-    stall_arm(60, "MPI_Comm_disconnect from the parent", -1);
+    stall_arm(o->stall, "MPI_Comm_disconnect from the parent", -1);
     MPI_Comm_disconnect(&parent);
     stall_disarm();
     return 0;

@@ -1,8 +1,10 @@
-# Tables of the DPM benchmark from run.sh's data file: lines "IMPL WHAT NUMBERS..." as dpm_bench
-# prints them (spawn, rate, merge, latency, cycles, cycles_done) and "IMPL failed PART N REASON"
-# for runs that ended without their numbers. Ratios: Plexus over the better of Open MPI and MPICH
-# (< 1: Plexus faster), and Open MPI over Plexus for the issue's spawn target.
-# usage: awk -v cycles=N -v load0=... -v load1=... -v impls=LIST [-v spawn_parents=1,2,4
+# Tables of the DPM benchmark suite from run.sh's data file: lines "CONFIG WHAT NUMBERS..." as
+# dpm_bench prints them (spawn, rate, merge, connect, latency, bandwidth, coll, cycles,
+# cycles_done) and "CONFIG failed PART N REASON" for runs that ended without their numbers. One
+# column per configuration (ud, rc, pmix: Plexus's dpm_ud in each mode and dpm_pmix; openmpi;
+# mpich), then the ratios ud/rc, ud/pmix and the best Plexus configuration over the better of
+# Open MPI and MPICH (for times < 1 means Plexus faster; for rates and bandwidth > 1 does).
+# usage: awk -v cycles=N -v load0=... -v load1=... -v configs=LIST [-v spawn_parents=1,2,4
 #            -v spawn_children=1,2,4,8] -f report.awk DATA
 
 function numeric(v) { return v ~ /^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$/ }
@@ -14,24 +16,49 @@ function show(x) {
     return x >= 1 ? sprintf("%.2f", x) : sprintf("%.3f", x)
 }
 
-# The value of KEY for IMPL, or why there is none: "failed"/"hung" when the run for that part
-# and parent count failed, "skipped" when the implementation never ran, else "-".
-function get(impl, key, part, n) {
-    if ((impl, key) in v) return v[impl, key]
-    if (!(impl in ran)) return "skipped"
-    if ((impl, part, n) in failed) return failed[impl, part, n]
-    return "-"
+function human(b) {
+    if (b >= 1048576 && b % 1048576 == 0) return (b / 1048576) "M"
+    if (b >= 1024 && b % 1024 == 0) return (b / 1024) "K"
+    return b
 }
 
-function best_other(a, b) {
-    if (!numeric(a)) return numeric(b) ? b : ""
-    if (!numeric(b)) return a
-    return a + 0 < b + 0 ? a : b
+# The value of KEY for config C, or why there is none: "hung"/"failed" when the run for that part
+# and parent count failed, "skipped" when the configuration never ran, else "-".
+function get(c, key, part, n) {
+    if ((c, key) in v) return v[c, key]
+    if (!(c in ran)) return "skipped"
+    if ((c, part, n) in failed) return failed[c, part, n]
+    return "-"
 }
 
 function ratio(p, b) {
     if (!numeric(p) || !numeric(b) || b + 0 <= 0) return "-"
     return sprintf(p / b >= 0.1 ? "%.2f" : "%.2g", p / b)
+}
+
+# best(a, b, lower): the better of two values that may be words.
+function best(a, b, lower) {
+    if (!numeric(a)) return numeric(b) ? b : ""
+    if (!numeric(b)) return a
+    return (lower ? a + 0 < b + 0 : a + 0 > b + 0) ? a : b
+}
+
+function header(first,    i) {
+    printf "%-16s", first
+    for (i = 1; i <= ncfg; i++) printf " %12s", short[cfg[i]]
+    printf " %8s %8s %10s\n", "ud/rc", "ud/pmix", "Plx/other"
+}
+
+# One row: every configuration's value of KEY, then the ratios.
+function row(label, key, part, n, lower,    i, c, x, val, bp, bo) {
+    printf "%-16s", label
+    for (i = 1; i <= ncfg; i++) {
+        c = cfg[i]; x = get(c, key, part, n); val[c] = x
+        printf " %12s", show(x)
+    }
+    bp = best(best(val["ud"], val["rc"], lower), val["pmix"], lower)
+    bo = best(val["openmpi"], val["mpich"], lower)
+    printf " %8s %8s %10s\n", ratio(val["ud"], val["rc"]), ratio(val["ud"], val["pmix"]), ratio(bp, bo)
 }
 
 { ran[$1] = 1 }
@@ -41,121 +68,211 @@ $2 == "failed" {
     reason[$1, $3, $4] = why
     next
 }
-$2 == "spawn" { v[$1, "spawn" SUBSEP $3 SUBSEP $4] = $5; lo[$1, $3, $4] = $6; hi[$1, $3, $4] = $8
-                spawn_rows[$3 SUBSEP $4] = 1; iters = $9 }
-$2 == "rate" { v[$1, "rate"] = $5; rate_n[$1] = $6 }
+$2 == "spawn" { v[$1, "spawn" SUBSEP $3 SUBSEP $4] = $5; spawn_rows[$3 SUBSEP $4] = 1; spawn_iters = $9 }
+$2 == "rate" { v[$1, "rate"] = $5 }
 $2 == "merge" { v[$1, "merge1" SUBSEP $3] = $5; v[$1, "merge" SUBSEP $3] = $6; merge_rows[$3] = 1; merge_iters = $7 }
-$2 == "latency" { v[$1, "lat" SUBSEP $3] = $4; med[$1, $3] = $5 }
+$2 == "connect" { v[$1, "conn1" SUBSEP $3 SUBSEP $4] = $5; v[$1, "conn" SUBSEP $3 SUBSEP $4] = $6
+                  conn_rows[$3 SUBSEP $4] = 1; conn_iters = $8 }
+$2 == "latency" { v[$1, "lat" SUBSEP $3 SUBSEP $4] = $5; lat_sizes[$4] = 1 }
+$2 == "bandwidth" { v[$1, "bw" SUBSEP $3 SUBSEP $4] = $5; lat_sizes[$4] = 1 }
+$2 == "coll" { v[$1, "coll" SUBSEP $3 SUBSEP $4 "+" $5 SUBSEP $6] = $8
+               lo[$1, $3, $4 "+" $5, $6] = $7; hi[$1, $3, $4 "+" $5, $6] = $9
+               k = $3 SUBSEP $4 "+" $5 SUBSEP $6; if (!(k in coll_seen)) { coll_seen[k] = 1; coll_rows[++ncoll] = k } }
 $2 == "cycles" { last_progress[$1] = $3 }
 $2 == "cycles_done" { done[$1] = $0 }
 
-function spawn_table(    r, k, n, c, p, o, m, nrows, i, j, t, ps, cs) {
-    nrows = 0
-    # Every point asked for gets its row, measured or not (a hung run leaves the rest unmeasured).
+# Sorts "A SUBSEP B" keys numerically by A, then B, into out[1..n]; returns n.
+function sorted_pairs(set, out,    k, n, i, j, t, a, b) {
+    n = 0
+    for (k in set) out[++n] = k
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) {
+        split(out[i], a, SUBSEP); split(out[j], b, SUBSEP)
+        if (a[1] + 0 > b[1] + 0 || (a[1] == b[1] && a[2] + 0 > b[2] + 0)) { t = out[i]; out[i] = out[j]; out[j] = t }
+    }
+    return n
+}
+
+function sorted_numbers(set, out,    k, n, i, j, t) {
+    n = 0
+    for (k in set) out[++n] = k
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (out[i] + 0 > out[j] + 0) { t = out[i]; out[i] = out[j]; out[j] = t }
+    return n
+}
+
+function spawn_table(    ps, cs, i, j, n, keys, a) {
     split(spawn_parents, ps, ","); split(spawn_children, cs, ",")
     for (i in ps) for (j in cs) if (ps[i] != "" && cs[j] != "") spawn_rows[ps[i] SUBSEP cs[j]] = 1
-    for (r in spawn_rows) keys[++nrows] = r
-    for (i = 1; i <= nrows; i++) for (j = i + 1; j <= nrows; j++) {
-        split(keys[i], a, SUBSEP); split(keys[j], b, SUBSEP)
-        if (a[1] + 0 > b[1] + 0 || (a[1] == b[1] && a[2] + 0 > b[2] + 0)) { t = keys[i]; keys[i] = keys[j]; keys[j] = t }
-    }
-    printf "\nSpawn latency: MPI_Comm_spawn at the parent root, ms, mean of %s spawns [fastest-slowest] (lower is better)\n", iters
-    printf "%7s %8s %22s %22s %22s %11s %14s\n", "parents", "children", "Plexus", "Open MPI", "MPICH", "Plexus/best", "OpenMPI/Plexus"
-    for (i = 1; i <= nrows; i++) {
-        split(keys[i], a, SUBSEP); n = a[1]; c = a[2]
-        p = get("plexus", "spawn" SUBSEP n SUBSEP c, "spawn", n)
-        o = get("openmpi", "spawn" SUBSEP n SUBSEP c, "spawn", n)
-        m = get("mpich", "spawn" SUBSEP n SUBSEP c, "spawn", n)
-        printf "%7s %8s %22s %22s %22s %11s %14s\n", n, c, cell("plexus", p, n, c), cell("openmpi", o, n, c),
-            cell("mpich", m, n, c), ratio(p, best_other(o, m)), ratio(o, p)
+    n = sorted_pairs(spawn_rows, keys)
+    printf "\nSpawn latency: MPI_Comm_spawn at the parent root, ms, mean of %s spawns (spawn.csv has fastest, median, slowest)\n", spawn_iters
+    header("parents+children")
+    for (i = 1; i <= n; i++) {
+        split(keys[i], a, SUBSEP)
+        row(a[1] "+" a[2], "spawn" SUBSEP a[1] SUBSEP a[2], "spawn", a[1], 1)
     }
 }
 
-function cell(impl, x, n, c) {
-    if (!numeric(x)) return x
-    return show(x) " [" show(lo[impl, n, c]) "-" show(hi[impl, n, c]) "]"
+function merge_and_rate(    keys, n, i) {
+    printf "\nSpawn rate: spawn + disconnect cycles of one child per second (higher is better)\n"
+    header("")
+    row("1 parent", "rate", "rate", 1, 0)
+    n = sorted_numbers(merge_rows, keys)
+    printf "\nIntercomm_merge after a spawn of as many children as parents, us, max over the processes: the first merge\n"
+    header("parents+children")
+    for (i = 1; i <= n; i++) row(keys[i] "+" keys[i], "merge1" SUBSEP keys[i], "merge", keys[i], 1)
+    printf "... and the mean of %s later merges\n", merge_iters
+    header("parents+children")
+    for (i = 1; i <= n; i++) row(keys[i] "+" keys[i], "merge" SUBSEP keys[i], "merge", keys[i], 1)
 }
 
-function merge_table(    n, p, o, m) {
-    printf "\nIntercomm_merge after a spawn of as many children as parents, us, max over the processes: first merge / mean of %s later merges\n", merge_iters
-    printf "%7s %24s %24s %24s %16s\n", "parents", "Plexus", "Open MPI", "MPICH", "Plexus/best (1st)"
-    for (n = 1; n <= 64; n++) {
-        if (!(n in merge_rows) && !(("plexus", "merge", n) in failed) && !(("openmpi", "merge", n) in failed) && !(("mpich", "merge", n) in failed)) continue
-        p = get("plexus", "merge1" SUBSEP n, "merge", n); o = get("openmpi", "merge1" SUBSEP n, "merge", n); m = get("mpich", "merge1" SUBSEP n, "merge", n)
-        printf "%7s %24s %24s %24s %16s\n", n, pair("plexus", n), pair("openmpi", n), pair("mpich", n), ratio(p, best_other(o, m))
+function connect_table(    keys, n, i, a) {
+    n = sorted_pairs(conn_rows, keys)
+    if (!n) return
+    printf "\nMPI_Comm_accept / MPI_Comm_connect between parents and their children, us, mean of %s (max over the processes)\n", conn_iters
+    header("parents+children")
+    for (i = 1; i <= n; i++) { split(keys[i], a, SUBSEP); row(a[1] "+" a[2], "conn" SUBSEP a[1] SUBSEP a[2], "connectc" a[2], a[1], 1) }
+    printf "... the first connect after the spawn\n"
+    header("parents+children")
+    for (i = 1; i <= n; i++) { split(keys[i], a, SUBSEP); row(a[1] "+" a[2], "conn1" SUBSEP a[1] SUBSEP a[2], "connectc" a[2], a[1], 1) }
+}
+
+function p2p_tables(    sizes, n, i, p, w, names, part, k, c, x, y) {
+    n = sorted_numbers(lat_sizes, sizes)
+    if (!n) return
+    split("inter intra merged", w, " ")
+    names["inter"] = "parent <-> child over the spawn's inter-communicator"
+    names["intra"] = "two ranks of one job (intra-group)"
+    names["merged"] = "parent <-> child over the merged intra-communicator"
+    for (p = 1; p <= 3; p++) {
+        part = w[p] == "intra" ? "intra" : "latency"
+        printf "\nLatency, one-way us, best of 5 batches: %s\n", names[w[p]]
+        header("bytes")
+        for (i = 1; i <= n; i++) row(human(sizes[i]), "lat" SUBSEP w[p] SUBSEP sizes[i], part, part == "intra" ? 2 : 1, 1)
     }
-}
-
-function pair(impl, n,    a, b) {
-    a = get(impl, "merge1" SUBSEP n, "merge", n); b = get(impl, "merge" SUBSEP n, "merge", n)
-    return numeric(a) ? show(a) " / " show(b) : a
-}
-
-function latency_table(    w, i, impl, x, intra, inter) {
-    printf "\n8-byte ping-pong, one-way us, fastest of 5 batches (median batch in brackets)\n"
-    printf "%-44s %18s %18s %18s\n", "", "Plexus", "Open MPI", "MPICH"
-    split("intra inter merged", w, " ")
-    label["intra"] = "two ranks of one job (intra-group)"
-    label["inter"] = "parent <-> child, spawn's inter-communicator"
-    label["merged"] = "parent <-> child, merged intra-communicator"
-    for (i = 1; i <= 3; i++) {
-        printf "%-44s", label[w[i]]
-        for (k = 1; k <= 3; k++) {
-            impl = order[k]
-            x = get(impl, "lat" SUBSEP w[i], w[i] == "intra" ? "intra" : "latency", w[i] == "intra" ? 2 : 1)
-            printf " %18s", numeric(x) ? show(x) " [" show(med[impl, w[i]]) "]" : x
+    printf "\nInter-group over intra-group latency (1.00: as fast across jobs as within one)\n"
+    printf "%-16s", "bytes"
+    for (k = 1; k <= ncfg; k++) printf " %12s", short[cfg[k]]
+    printf "\n"
+    for (i = 1; i <= n; i++) {
+        printf "%-16s", human(sizes[i])
+        for (k = 1; k <= ncfg; k++) {
+            c = cfg[k]; x = get(c, "lat" SUBSEP "inter" SUBSEP sizes[i], "latency", 1); y = get(c, "lat" SUBSEP "intra" SUBSEP sizes[i], "intra", 2)
+            printf " %12s", ratio(x, y)
         }
         printf "\n"
     }
-    printf "%-44s", "inter-group / intra-group"
-    for (k = 1; k <= 3; k++) {
-        impl = order[k]
-        intra = get(impl, "lat" SUBSEP "intra", "intra", 2); inter = get(impl, "lat" SUBSEP "inter", "latency", 1)
-        printf " %18s", ratio(inter, intra)
+    for (p = 1; p <= 3; p++) {
+        part = w[p] == "intra" ? "intra" : "latency"
+        printf "\nBandwidth, MB/s, best of 3 batches (higher is better): %s\n", names[w[p]]
+        header("bytes")
+        for (i = 1; i <= n; i++) row(human(sizes[i]), "bw" SUBSEP w[p] SUBSEP sizes[i], part, part == "intra" ? 2 : 1, 0)
     }
-    printf "\n"
 }
 
-function rate_and_cycles(    k, impl, f, x) {
-    printf "\nSpawn rate: spawn + disconnect cycles of one child per second (higher is better)\n"
-    for (k = 1; k <= 3; k++) {
-        impl = order[k]; x = get(impl, "rate", "rate", 1)
-        printf "  %-9s %s%s\n", name[impl], numeric(x) ? show(x) : x, numeric(x) ? " (" rate_n[impl] " cycles)" : ""
+function coll_tables(    i, j, f, name, last, rooted, c, x, cell) {
+    if (!ncoll) return
+    # rows in the order they came: collective, groups, size
+    for (i = 1; i <= ncoll; i++) {
+        split(coll_rows[i], f, SUBSEP)
+        if (f[1] != last) {
+            last = f[1]; rooted = f[1] == "bcast" || f[1] == "reduce"
+            printf "\nInter-communicator %s after a spawn, us per call, %s over the processes of each one's mean\n", f[1],
+                rooted ? "average [min-max]" : "average"
+            printf "%-16s", "groups bytes"
+            for (j = 1; j <= ncfg; j++) printf rooted ? " %22s" : " %12s", short[cfg[j]]
+            printf " %8s %8s %10s\n", "ud/rc", "ud/pmix", "Plx/other"
+        }
+        split(f[2], gp, "+")
+        printf "%-16s", f[2] " " (f[1] == "barrier" ? "-" : human(f[3]))
+        delete val
+        for (j = 1; j <= ncfg; j++) {
+            c = cfg[j]; x = get(c, "coll" SUBSEP f[1] SUBSEP f[2] SUBSEP f[3], "collc" gp[2], gp[1]); val[c] = x
+            cell = numeric(x) && rooted ? show(x) " [" show(lo[c, f[1], f[2], f[3]]) "-" show(hi[c, f[1], f[2], f[3]]) "]" : show(x)
+            printf rooted ? " %22s" : " %12s", cell
+        }
+        bp = best(best(val["ud"], val["rc"], 1), val["pmix"], 1); bo = best(val["openmpi"], val["mpich"], 1)
+        printf " %8s %8s %10s\n", ratio(val["ud"], val["rc"]), ratio(val["ud"], val["pmix"]), ratio(bp, bo)
     }
-    printf "\n%d spawn / exchange / disconnect cycles of one child (must finish; each wait bounded)\n", cycles
-    for (k = 1; k <= 3; k++) {
-        impl = order[k]
-        if (impl in done) {
-            split(done[impl], f, " ")
-            printf "  %-9s %s of %s in %s s (%s/s); parent's fds %s -> %s, threads %s -> %s%s\n", name[impl], f[3], f[4], show(f[5]), show(f[6]), f[7], f[8], f[9], f[10],
+}
+
+function soak(    k, c, f, x, at) {
+    printf "\n%d spawn / exchange / disconnect cycles of one child (must finish; each wait bounded): the parent's\n", cycles
+    printf "descriptors, threads, resident KiB and the machine's /dev/shm entries, first -> last\n"
+    for (k = 1; k <= ncfg; k++) {
+        c = cfg[k]
+        if (c in done) {
+            split(done[c], f, " ")
+            printf "  %-12s %s of %s in %s s (%s/s); fds %s -> %s, threads %s -> %s, RSS %s -> %s KiB, /dev/shm %s -> %s%s\n",
+                name[c], f[3], f[4], show(f[5]), show(f[6]), f[7], f[8], f[9], f[10], f[11], f[12], f[13], f[14],
                 f[3] < f[4] ? " (stopped by the time budget)" : ""
-        } else if ((impl, "cycles", 1) in failed) {
-            x = reason[impl, "cycles", 1]
+        } else if ((c, "cycles", 1) in failed) {
+            x = reason[c, "cycles", 1]
             at = match(x, /cycle [0-9]+/) ? "in " substr(x, RSTART, RLENGTH) : "(cycle unknown)"
-            printf "  %-9s %s %s (last progress line: %d done): %s\n", name[impl], failed[impl, "cycles", 1], at,
-                last_progress[impl] + 0, x
-        } else printf "  %-9s %s\n", name[impl], impl in ran ? "-" : "skipped"
+            printf "  %-12s %s %s (last progress line: %d done): %s\n", name[c], failed[c, "cycles", 1], at, last_progress[c] + 0, x
+        } else printf "  %-12s %s\n", name[c], c in ran ? "-" : "skipped"
     }
 }
 
-function targets(    p, o, ip, ia) {
-    printf "\nIssue 19's targets\n"
-    p = get("plexus", "spawn" SUBSEP 1 SUBSEP 1, "spawn", 1); o = get("openmpi", "spawn" SUBSEP 1 SUBSEP 1, "spawn", 1)
-    printf "  spawn of one child at least 4x faster than Open MPI, aiming at 20 ms: Plexus %s ms, Open MPI %s ms -> %s\n",
-        show(p), show(o), numeric(p) && numeric(o) ? (o / p >= 4 ? "met (" sprintf("%.1fx", o / p) ")" : "NOT met (" sprintf("%.1fx", o / p) ")") : "not compared"
-    ip = get("plexus", "lat" SUBSEP "inter", "latency", 1); ia = get("plexus", "lat" SUBSEP "intra", "intra", 2)
-    printf "  inter-group 8-byte latency within 10%% of intra-group: Plexus %s us against %s us -> %s\n", show(ip), show(ia),
+# The best Plexus configuration's value of KEY (lower better), with its name in bestname.
+function best_plexus(key, part, n,    k, c, x, b) {
+    b = ""; bestname = ""
+    for (k = 1; k <= ncfg; k++) {
+        c = cfg[k]
+        if (c != "ud" && c != "rc" && c != "pmix") continue
+        x = get(c, key, part, n)
+        if (numeric(x) && (b == "" || x + 0 < b + 0)) { b = x; bestname = c }
+    }
+    return b
+}
+
+function targets(    p, o, r, m, ip, ia, keys, n, i, a, from, ok, u, rr, pm) {
+    printf "\nIssue 19's and 20's targets\n"
+    p = best_plexus("spawn" SUBSEP 1 SUBSEP 1, "spawn", 1); pn = bestname
+    o = get("openmpi", "spawn" SUBSEP 1 SUBSEP 1, "spawn", 1)
+    printf "  spawn of one child at least 4x faster than Open MPI, aiming at 20 ms: Plexus %s ms (%s), Open MPI %s ms -> %s\n",
+        show(p), pn, show(o), numeric(p) && numeric(o) ? (o / p >= 4 ? "met (" sprintf("%.1fx", o / p) ")" : "NOT met (" sprintf("%.1fx", o / p) ")") : "not compared"
+    r = ""
+    for (i = 1; i <= ncfg; i++) if (cfg[i] ~ /^(ud|rc|pmix)$/ && numeric(get(cfg[i], "rate", "rate", 1)) && (r == "" || v[cfg[i], "rate"] + 0 > r + 0)) { r = v[cfg[i], "rate"]; rn = cfg[i] }
+    printf "  spawn rate at least 50 per second: Plexus %s/s%s -> %s\n", show(r), r == "" ? "" : " (" rn ")", r == "" ? "not measured" : (r >= 50 ? "met" : "NOT met")
+    m = best_plexus("merge1" SUBSEP 4, "merge", 4); mn = bestname
+    printf "  first Intercomm_merge after a spawn of 4 children under 100 us: Plexus %s us%s -> %s\n", show(m), m == "" ? "" : " (" mn ")",
+        m == "" ? "not measured" : (m < 100 ? "met" : "NOT met")
+    ip = get("pmix", "lat" SUBSEP "inter" SUBSEP 8, "latency", 1); ia = get("pmix", "lat" SUBSEP "intra" SUBSEP 8, "intra", 2)
+    printf "  inter-group 8-byte latency within 10%% of intra-group (pmix): %s us against %s us -> %s\n", show(ip), show(ia),
         numeric(ip) && numeric(ia) ? (ip <= 1.1 * ia ? "met" : "NOT met") : "not measured"
+    # ud at least as fast as rc and pmix from some group size (parents + children) on.
+    n = sorted_pairs(spawn_rows, keys); from = ""; ok = 0
+    for (i = 1; i <= n; i++) {
+        split(keys[i], a, SUBSEP)
+        tot[i] = a[1] + a[2]
+    }
+    for (s = 2; s <= 12; s++) {
+        all = 1; any = 0
+        for (i = 1; i <= n; i++) {
+            if (tot[i] < s) continue
+            split(keys[i], a, SUBSEP)
+            u = get("ud", "spawn" SUBSEP a[1] SUBSEP a[2], "spawn", a[1]); rr = get("rc", "spawn" SUBSEP a[1] SUBSEP a[2], "spawn", a[1]); pm = get("pmix", "spawn" SUBSEP a[1] SUBSEP a[2], "spawn", a[1])
+            if (!numeric(u) || !numeric(rr) || !numeric(pm)) { all = 0; continue }
+            any = 1
+            if (u + 0 > rr + 0 || u + 0 > pm + 0) all = 0
+        }
+        if (any && all) { from = s; break }
+    }
+    printf "  spawn: ud at least as fast as rc and pmix from some group size on: %s\n",
+        !("ud" in ran) ? "not measured (no ud runs)" : from == "" ? "NOT met on the measured sizes" : "met from " from " processes (parents + children) on"
 }
 
 END {
-    order[1] = "plexus"; order[2] = "openmpi"; order[3] = "mpich"
-    name["plexus"] = "Plexus"; name["openmpi"] = "Open MPI"; name["mpich"] = "MPICH"
+    ncfg = split(configs, cfg, ",")
+    short["ud"] = "ud"; short["rc"] = "rc"; short["pmix"] = "pmix"; short["openmpi"] = "Open MPI"; short["mpich"] = "MPICH"
+    name["ud"] = "Plexus ud"; name["rc"] = "Plexus rc"; name["pmix"] = "Plexus pmix"; name["openmpi"] = "Open MPI"; name["mpich"] = "MPICH"
     printf "Machine load (1, 5, 15 min): at the start %s, at the end %s\n", load0, load1
+    printf "Columns: ud, rc = Plexus dpm_ud (dpm_ud_mode ud / rc); pmix = Plexus dpm_pmix; Plx/other = the best Plexus column over the better of Open MPI and MPICH\n"
     spawn_table()
-    merge_table()
-    latency_table()
-    rate_and_cycles()
+    merge_and_rate()
+    connect_table()
+    p2p_tables()
+    coll_tables()
+    soak()
     targets()
     for (key in reason) { split(key, f, SUBSEP); printf "%s, %s on %s parent(s): %s\n", name[f[1]], f[2], f[3], reason[key] }
 }

@@ -261,3 +261,45 @@ quiet_summary() {
   [ "$host_kept_disturbed" -eq 0 ] ||
     echo "WARNING: ${host_kept_disturbed} runs were kept although the host was disturbed: compare their raw numbers before believing them."
 }
+
+# ---- shared by the runners' preambles --------------------------------------------------------------
+# bench_results DIR: creates DIR/raw (emptied of an earlier run's files) and sets $results to DIR's
+# absolute path; exits with a message when it cannot.
+bench_results() {
+  mkdir -p "$1/raw" || { echo "run.sh: cannot create $1" >&2; exit 1; }
+  results=$(cd "$1" && pwd)
+  rm -rf "${results:?}"/raw/*
+}
+
+# bench_workdir NAME: sets $work to a private temporary directory, removed on exit with every
+# process still running from it (reap_strays); INT and TERM end the runner through that trap.
+bench_workdir() {
+  work=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || { echo "run.sh: no temporary directory" >&2; exit 1; }
+  trap 'reap_strays; rm -rf "$work"' EXIT
+  trap 'exit 130' INT TERM
+}
+
+load_average() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# plexus_component FW NAME [PARAM]: true when the build's plexus_info finds component NAME of
+# framework FW and it is not unusable (and, given PARAM, the component registers that parameter);
+# otherwise false, with the reason on stdout in one line.
+plexus_component() {
+  local info="$build/tools/plexus_info/plexus_info" out state
+  [ -x "$info" ] || { echo "no plexus_info in the build ($info) to ask"; return 1; }
+  out=$("$info" --component "$1" "$2" 2>&1)
+  if grep -q "^No component" <<<"$out"; then
+    echo "component $1_$2 is not installed (plexus_info --component $1 $2 finds none)"
+    return 1
+  fi
+  state=$(sed -n 's/^ *state: *//p' <<<"$out" | head -n1)
+  case $state in
+    '') echo "plexus_info --component $1 $2 said: $(head -n1 <<<"$out")"; return 1 ;;
+    unusable*) echo "component $1_$2 is $state"; return 1 ;;
+  esac
+  if [ -n "${3:-}" ] && ! "$info" --param "$1" "$2" --level 9 2>/dev/null | grep -q "^ *$3 = "; then
+    echo "component $1_$2 has no parameter $3 (an older version)"
+    return 1
+  fi
+  return 0
+}
