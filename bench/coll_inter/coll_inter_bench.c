@@ -170,11 +170,16 @@ int main(int argc, char **argv)
             run_one(coll, &c, size, sbuf, rbuf);
             check(coll, &c, size, sbuf, rbuf);
             for (int w = 0; w < 5; w++) run_one(coll, &c, size, sbuf, rbuf);
-            /* Iterations: rank 0 of the world decides from a short trial, everyone runs that many. */
+            /* Iterations: from a short trial (each call between barriers, as timed) on the slowest
+             * rank, so that a root that returns at once does not pick thousands of iterations the
+             * others need milliseconds for; everyone runs that many. */
             double t0 = MPI_Wtime();
-            for (int w = 0; w < 5; w++) run_one(coll, &c, size, sbuf, rbuf);
-            double per = (MPI_Wtime() - t0) / 5;
-            MPI_Bcast(&per, 1, MPI_DOUBLE, 0, all);
+            for (int w = 0; w < 5; w++) {
+                if (strcmp(coll, "barrier") != 0) MPI_Barrier(c.inter);
+                run_one(coll, &c, size, sbuf, rbuf);
+            }
+            double mine = (MPI_Wtime() - t0) / 5, per = 0;
+            MPI_Allreduce(&mine, &per, 1, MPI_DOUBLE, MPI_MAX, all);
             long iters = per > 0 ? (long)(seconds / per) : 1000;
             if (iters < 10) iters = 10;
             if (iters > 10000) iters = 10000;

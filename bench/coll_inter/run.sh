@@ -83,6 +83,8 @@ for rep in $(seq "$repeat"); do
       set_launcher "$impl" "$started"
       # Binding follows the whole job's size, children included.
       [ "$(binding "$n")" = none ] && launcher=("${launcher[@]/#core/none}")
+      # Open MPI's vader does not reach another job's processes: spawned children need tcp too.
+      case $g in s*) [ "$impl" = openmpi ] && launcher=("${launcher[@]/#self,vader/self,vader,tcp}") ;; esac
       out="$results/raw/$e-$g-$rep.txt"
       [ "$impl" = openmpi ] && shm_snapshot
       # shellcheck disable=SC2046

@@ -9,7 +9,7 @@ namespace {
 struct Storage {
     int force = 0;
     uint64_t chunk = 16384;
-    uint64_t single_copy_from = 32768;
+    uint64_t single_copy_from = 16384;
     uint64_t bcast_max = 0;
     uint64_t reduce_max = 0;
     uint64_t allreduce_max = 0;
@@ -19,8 +19,8 @@ struct Storage {
     int64_t spin = 200;
     int64_t max_groups = 256;
     int64_t flat_barrier_max = 16;
-    uint64_t reduce_single_copy_from = 32768;
-    uint64_t allreduce_single_copy_from = 32768;
+    uint64_t reduce_single_copy_from = 262144;
+    uint64_t allreduce_single_copy_from = 262144;
     uint64_t gather_single_copy_from = 32768;
     uint64_t allgather_single_copy_from = 32768;
     uint64_t leaders_single_copy_from = 32768;
@@ -45,16 +45,16 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
             size_param(
                 "chunk_bytes", &s.chunk, "16k",
                 "Bytes of one process's slot in a node group's segment: the pipeline's chunk", 6),
-            size_param("single_copy_bytes", &s.single_copy_from, "32k",
+            size_param("single_copy_bytes", &s.single_copy_from, "16k",
                        "Bcast by single copy (every process reads the root's buffer) from this "
                        "many bytes, whatever bcast_max_bytes says; 0: never",
                        6),
-            size_param("reduce_single_copy_bytes", &s.reduce_single_copy_from, "32k",
+            size_param("reduce_single_copy_bytes", &s.reduce_single_copy_from, "256k",
                        "Reduce by single copy (each process combines a stripe of every input, "
                        "read from the others' buffers, and writes it to the root) from this many "
                        "bytes; 0: never",
                        6),
-            size_param("allreduce_single_copy_bytes", &s.allreduce_single_copy_from, "32k",
+            size_param("allreduce_single_copy_bytes", &s.allreduce_single_copy_from, "256k",
                        "Allreduce by single copy (stripes combined as for Reduce, then written "
                        "into every process's result) from this many bytes; 0: never",
                        6),
