@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -24,6 +25,19 @@ int NameChannel::recv(std::string *message) {
     message->assign(value);
     std::free(value);
     return PLEXUS_DPM_SUCCESS;
+}
+
+void NameChannel::abandon() {
+    // Read messages are gone already; withdrawing them too is harmless (and costs a round trip
+    // each only on this failure path).
+    for (unsigned n = 0; n < sent_; ++n) withdraw(s_, out_ + "." + std::to_string(n));
+}
+
+void withdraw(const plexus_dpm_services_t *s, const std::string &key) {
+    // A core older than services 1.3 cannot withdraw: the message then stays until the job ends.
+    if (s->minor >= 3 && s->struct_size >= offsetof(plexus_dpm_services_t, unpublish_as) + sizeof s->unpublish_as &&
+        s->unpublish_as)
+        s->unpublish_as(key.c_str());
 }
 
 namespace {

@@ -14,6 +14,9 @@ public:
     virtual ~Channel() = default;
     virtual int send(const std::string &message) = 0;
     virtual int recv(std::string *message) = 0;
+    // The meeting failed at this root: take back what was sent and may never be read, so that it
+    // does not stay in the job manager's store for the rest of the job.
+    virtual void abandon() {}
 };
 
 // Messages as one-shot published keys: <out>.<n> for the n-th sent, <in>.<n> for the n-th
@@ -24,6 +27,7 @@ public:
         : s_(s), out_(std::move(out)), in_(std::move(in)), timeout_ms_(timeout_ms) {}
     int send(const std::string &message) override;
     int recv(std::string *message) override;
+    void abandon() override;
 
 private:
     const plexus_dpm_services_t *s_;
@@ -31,6 +35,9 @@ private:
     int timeout_ms_;
     unsigned sent_ = 0, received_ = 0;
 };
+
+// Takes back key, published here with publish_as (whether or not it was read meanwhile).
+void withdraw(const plexus_dpm_services_t *s, const std::string &key);
 
 // Length-prefixed messages over a connected socket, each read waiting at most timeout_ms.
 class FdChannel final : public Channel {

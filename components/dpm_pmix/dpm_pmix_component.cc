@@ -11,18 +11,20 @@ namespace {
 
 constexpr int kPriority = 40;  // above the portable band: the baseline every PMIx server serves
 const plexus_host_api_t *g_host = nullptr;
+const plexus_component_t *g_self = nullptr;
 
 struct DpmPmix {
     static constexpr plexus::sdk::Identity identity{
         "plexus-dpm-pmix", "BSD-3-Clause",
         "dynamic processes through PMIx: spawn, ports, join, names (the baseline)", {1, 0, 0}};
 
-    static int open(const plexus_host_api_t *host, const plexus_component_t *, plexus_reason_t *why) {
+    static int open(const plexus_host_api_t *host, const plexus_component_t *self, plexus_reason_t *why) {
         if (!PLEXUS_HOST_HAS(host, job_info)) {
             plexus::sdk::set_reason(why, "the core's host API has no job information");
             return PLEXUS_ERR_NOT_AVAILABLE;
         }
         g_host = host;
+        g_self = self;
         return PLEXUS_SUCCESS;
     }
 
@@ -32,7 +34,7 @@ struct DpmPmix {
     }
 
     static int query(const void *, plexus_query_result_t *result) {
-        return plexus::sdk::offer(result, kPriority, plexus::dpm_pmix::create_module(g_host));
+        return plexus::sdk::offer(result, kPriority, plexus::dpm_pmix::create_module(g_host, g_self));
     }
 };
 

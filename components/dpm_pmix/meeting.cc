@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "handshake_message.h"
+#include "pmix_module.h"
 
 namespace plexus::dpm_pmix {
 namespace {
@@ -45,6 +46,7 @@ int conclude(const plexus_dpm_services_t *s, Channel *ch, bool agreed_here, int 
     int rc = PLEXUS_DPM_SUCCESS;
     std::string answer;
     if (is_root) {
+        mark("meeting: inter-communicator built on id %u", cid);
         // Whatever happened here, the other side hears it: it would wait for us otherwise.
         rc = ch->send(agreed_here ? final_message : encode({built ? UINT32_MAX : cid, {}}));
         if (rc == PLEXUS_DPM_SUCCESS && agreed_here) rc = ch->recv(&answer);
@@ -56,6 +58,7 @@ int conclude(const plexus_dpm_services_t *s, Channel *ch, bool agreed_here, int 
                 rc = PLEXUS_DPM_ERR_INTERN;
             }
         }
+        if (rc != PLEXUS_DPM_SUCCESS) ch->abandon();
     }
     std::string none;
     share(s, root, comm, &rc, &none);
@@ -95,7 +98,10 @@ int meet(const plexus_dpm_services_t *s, Channel *ch, bool starts, int root, ple
         std::string in;
         if (is_root) {
             if (!out.empty()) rc = ch->send(out);
+            if (!out.empty()) mark("meeting: sent proposal %u", mine);
             if (rc == PLEXUS_DPM_SUCCESS) rc = ch->recv(&in);
+            if (rc == PLEXUS_DPM_SUCCESS) mark("meeting: received the other side's message");
+            if (rc != PLEXUS_DPM_SUCCESS) ch->abandon();
         }
         if (share(s, root, comm, &rc, &in)) return rc;
         std::string why;

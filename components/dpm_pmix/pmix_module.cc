@@ -1,6 +1,10 @@
 // The module: init (meeting the parents), finalize (closing ports), and its table.
 #include "pmix_module.h"
 
+#include <time.h>
+
+#include <cstdarg>
+#include <cstdio>
 #include <memory>
 
 namespace plexus::dpm_pmix {
@@ -46,15 +50,30 @@ PmixModule &self_of(plexus_dpm_module_t *) { return *g_module; }
 
 int timeout_ms(const PmixModule &m) { return m.services->connect_timeout_ms(); }
 
+void mark(const char *fmt, ...) {
+    const PmixModule *m = g_module.get();
+    if (!m || !m->host || !m->host->verbosity || m->host->verbosity(m->self) < PLEXUS_LOG_DETAIL) return;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    m->host->log(m->self, PLEXUS_LOG_DETAIL, "[%.3f ms] %s:%u %s", ts.tv_sec * 1e3 + ts.tv_nsec / 1e6,
+                 m->nspace.c_str(), m->rank, what);
+}
+
 std::string unique_tag(PmixModule &m, const char *what) {
     return std::string("plexus.dpm.") + what + "." + m.nspace + "." + std::to_string(m.rank) + "." +
            std::to_string(m.serial++);
 }
 
-plexus_dpm_module_t *create_module(const plexus_host_api_t *host) {
+plexus_dpm_module_t *create_module(const plexus_host_api_t *host, const plexus_component_t *self) {
     g_module = std::make_unique<PmixModule>();
     PmixModule &m = *g_module;
     m.host = host;
+    m.self = self;
     plexus_dpm_module_t &b = m.base;
     b.struct_size = sizeof b;
     b.major = PLEXUS_DPM_MAJOR;

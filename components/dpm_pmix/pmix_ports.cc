@@ -71,8 +71,8 @@ int wait_request(PmixModule &m, const std::string &port, std::string *reply_tag)
 int place_request(PmixModule &m, const std::string &port, std::string *reply_tag) {
     const plexus_dpm_services_t *s = m.services;
     if (int rc = check_port(s, port.c_str())) return rc;
-    char mark[16];
-    if (s->lookup(open_key(port).c_str(), mark, sizeof mark) != PLEXUS_DPM_SUCCESS) {
+    char marker[16];
+    if (s->lookup(open_key(port).c_str(), marker, sizeof marker) != PLEXUS_DPM_SUCCESS) {
         s->set_error("port %s is not open (closed, or its process ended)", port.c_str());
         return PLEXUS_DPM_ERR_PORT;
     }
@@ -153,6 +153,9 @@ int connect(plexus_dpm_module_t *self, const char *port, int root, plexus_coll_c
     if (share(s, root, comm, &rc, &tag)) return rc;
     NameChannel ch(s, tag + ".c", tag + ".a", timeout_ms(m));
     rc = meet(s, is_root ? &ch : nullptr, true, root, comm, intercomm);
+    // A request nobody took would stay in the store, and keep the port busy for later connectors
+    // until the job ends: take it back (an acceptor that read it meanwhile fails at its timeout).
+    if (rc != PLEXUS_DPM_SUCCESS && is_root) withdraw(s, request_key(port));
     if (rc == PLEXUS_DPM_ERR_PORT && is_root)
         s->set_error("nobody accepted on port %s within %d ms (dpm_base_connect_timeout)", port, timeout_ms(m));
     return rc;

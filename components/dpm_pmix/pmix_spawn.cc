@@ -39,7 +39,9 @@ int spawn(plexus_dpm_module_t *self, int n, const plexus_dpm_command_t cmds[], i
     int rc = PLEXUS_DPM_SUCCESS;
     if (is_root) {
         tag = unique_tag(m, "spawn");
+        mark("spawn %s: launching", tag.c_str());
         rc = launch(m, n, cmds, tag, &codes);
+        mark("spawn %s: the job manager answered (PMIx_Spawn returned %d)", tag.c_str(), rc);
     }
     // The outcome and the errcodes reach every parent: errcodes are significant everywhere.
     int32_t head[2] = {rc, static_cast<int32_t>(codes.size())};
@@ -57,8 +59,12 @@ int spawn(plexus_dpm_module_t *self, int n, const plexus_dpm_command_t cmds[], i
     const int timeout = timeout_ms(m);
     NameChannel ch(s, tag + ".p", tag + ".c", timeout);
     rc = meet(s, is_root ? &ch : nullptr, true, root, comm, intercomm);
+    if (is_root) mark("spawn %s: done (%d)", tag.c_str(), rc);
     if (rc == PLEXUS_DPM_ERR_PORT) {
-        // The children never answered (they died, hang, or have no dpm component).
+        // The children never answered (they died, hang, or have no dpm component): none of them
+        // is reachable, which every errcode says.
+        if (errcodes)
+            for (size_t i = 0; i < codes.size(); ++i) errcodes[i] = PLEXUS_DPM_ERR_SPAWN;
         if (is_root)
             s->set_error("the spawned processes did not answer within %d ms (dpm_base_connect_timeout)", timeout);
         return PLEXUS_DPM_ERR_SPAWN;
@@ -76,7 +82,10 @@ int meet_parent(PmixModule &m, plexus_coll_comm_t *world, plexus_coll_comm_t **p
     ::unsetenv(kParentVariable);
     NameChannel ch(s, t + ".c", t + ".p", timeout_ms(m));
     const bool is_root = s->coll->comm_rank(world) == 0;
-    return meet(s, is_root ? &ch : nullptr, false, 0, world, parent);
+    if (is_root) mark("spawned by %s: MPI_Init reached the dpm component", t.c_str());
+    const int rc = meet(s, is_root ? &ch : nullptr, false, 0, world, parent);
+    if (is_root) mark("spawned by %s: met the parents (%d)", t.c_str(), rc);
+    return rc;
 }
 
 }  // namespace plexus::dpm_pmix

@@ -1,6 +1,7 @@
 /* Connect/accept between two plexruns (issue 19 item 5): "serve NAME" opens a port, publishes
  * it as NAME and accepts; "connect NAME" (another plexrun) looks it up and connects. Both sides
- * exchange 8 B, 64 KiB and 4 MiB byte for byte with every remote process and disconnect. */
+ * exchange 8 B, 64 KiB and 4 MiB byte for byte with every remote process and disconnect. The
+ * connecting side's attempt to publish the name the other plexrun holds fails (MPI_ERR_SERVICE). */
 #include "dpm_util.h"
 
 int main(int argc, char **argv)
@@ -26,6 +27,8 @@ int main(int argc, char **argv)
                 nanosleep(&ts, NULL);
             }
         }
+        /* The name is the other plexrun's: publishing it here too is refused. */
+        if (tu_rank == 0) CHECK_CLASS(MPI_Publish_name(argv[2], MPI_INFO_NULL, port), MPI_ERR_SERVICE);
         CHECK_MPI(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter));
     }
     const size_t sizes[] = {8, 65536, 4u << 20};

@@ -4,10 +4,13 @@
  * Then every misuse of the name service and ports, each with its class: lookup of an unknown
  * name (MPI_ERR_NAME), a second publish of one name and unpublish of an unknown one
  * (MPI_ERR_SERVICE), malformed and closed ports, closing a port twice, accept and connect that
- * nobody answers (MPI_ERR_PORT at dpm_base_connect_timeout), join over an fd that is no socket
+ * nobody answers (MPI_ERR_PORT at dpm_base_connect_timeout; a second connector is not kept out by
+ * the first one's request), join over an fd that is no socket
  * (MPI_ERR_ARG), disconnect of MPI_COMM_WORLD (MPI_ERR_COMM).
  *
- *   dpm_ports meet | errors */
+ * Meetings that fail half-way leave nothing in the job manager's store (abandoned).
+ *
+ *   dpm_ports meet | errors | abandoned */
 #include "dpm_util.h"
 
 #include <unistd.h>
@@ -85,6 +88,13 @@ static void errors(void)
     CHECK_CLASS(MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &c), MPI_ERR_PORT);
     CHECK(MPI_Wtime() - t0 < 30, "accept took %.1f s with a 1 s timeout", MPI_Wtime() - t0);
     CHECK_CLASS(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &c), MPI_ERR_PORT);
+    /* The request of the connect nobody accepted was taken back: a second connector finds the
+     * port free (nobody accepts it either), not busy with the first one's request for ever. */
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0, rc = MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &c);
+    CHECK_EQ(tu_error_class(rc), MPI_ERR_PORT);
+    MPI_Error_string(rc, text, &len);
+    CHECK(strstr(text, "nobody accepted") != NULL, "the second connect failed otherwise: %s", text);
     CHECK_MPI(MPI_Close_port(port));
     CHECK_CLASS(MPI_Close_port(port), MPI_ERR_PORT);
     /* A closed port: refused at once, not after the timeout. */
@@ -106,6 +116,26 @@ static void errors(void)
     CHECK(parent == MPI_COMM_NULL, "a job nobody spawned has a parent");
 }
 
+/* Meetings that fail half-way (run with a short dpm_base_connect_timeout and PLEXRUN_TRACE=1 by
+ * dpm_leftovers.sh, which checks that plexrun's store is empty at the end): a spawned program
+ * that is no MPI program never answers the handshake (MPI_ERR_SPAWN, every errcode set); a
+ * connect that nobody accepts (MPI_ERR_PORT). Each side takes back what it published. */
+static void abandoned(void)
+{
+    char *cargv[] = {NULL};
+    int codes[2] = {-7, -7};
+    MPI_Comm c = MPI_COMM_WORLD;
+    CHECK_CLASS(MPI_Comm_spawn("/bin/true", cargv, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &c, codes), MPI_ERR_SPAWN);
+    CHECK(c == MPI_COMM_NULL, "a failed spawn left intercomm set");
+    for (int i = 0; i < 2; ++i) CHECK_EQ(tu_error_class(codes[i]), MPI_ERR_SPAWN);
+    if (tu_rank == 0) {
+        char port[MPI_MAX_PORT_NAME];
+        CHECK_MPI(MPI_Open_port(MPI_INFO_NULL, port));
+        CHECK_CLASS(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &c), MPI_ERR_PORT);
+        CHECK_MPI(MPI_Close_port(port));
+    }
+}
+
 int main(int argc, char **argv)
 {
     static char self[4096];
@@ -118,11 +148,12 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 0;
     }
-    CHECK(argc == 2, "usage: dpm_ports meet | errors");
+    CHECK(argc == 2, "usage: dpm_ports meet | errors | abandoned");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     if (strcmp(argv[1], "meet") == 0) meet(me);
     else if (strcmp(argv[1], "errors") == 0) errors();
+    else if (strcmp(argv[1], "abandoned") == 0) abandoned();
     else CHECK(0, "unknown mode %s", argv[1]);
     return tu_finish("%s", argv[1]);
 }

@@ -1,13 +1,19 @@
-/* Dynamic processes end to end (tests/mpi/README.md): MPI_Comm_spawn of 1..4 children from
- * 1..2 parents with argv and errcodes checked, p2p both ways across the inter-communicator byte
- * for byte, merges high/low both ways with collectives on the result, MPI_Comm_spawn_multiple
- * of two commands with MPI_APPNUM, a nested spawn (a child spawns), a command that does not
- * exist (MPI_ERR_SPAWN, every errcode set, the parents go on), and a loop of spawn / exchange /
- * disconnect cycles with the open fds and /dev/shm entries flat.
+/* Dynamic processes end to end (tests/mpi/README.md): MPI_Comm_spawn of 1..8 children from
+ * 1..4 parents with argv, info keys (wdir, path) and errcodes checked, p2p both ways across the
+ * inter-communicator byte for byte, merges high/low both ways with collectives on the result,
+ * MPI_Comm_spawn_multiple of two commands with MPI_APPNUM, a nested spawn (a child spawns), a
+ * command that does not exist (MPI_ERR_SPAWN, every errcode set, the parents go on), a loop of
+ * spawn / exchange / disconnect cycles with the open fds, threads, resident memory and /dev/shm
+ * entries flat, a disconnect that waits for a late child without burning its CPU, and a spawn
+ * beyond the universe size (MPI_ERR_SPAWN).
  *
- *   dpm_spawn basic N | multiple | nested | missing | loop N        (the parents)
+ *   dpm_spawn basic N | wide N | multiple | nested | missing | loop N | late | universe   (the parents)
  *   children get "child-<mode>" and the parents' extra arguments */
 #include "dpm_util.h"
+
+#include <libgen.h>
+#include <limits.h>
+#include <unistd.h>
 
 static const char *g_self;
 
@@ -32,6 +38,15 @@ static int child(int argc, char **argv, MPI_Comm parent)
         CHECK_EQ(*appnum, rank == 0 ? 0 : 1);
         CHECK(argc == 3 && strcmp(argv[2], rank == 0 ? "one" : "two") == 0, "rank %d got argv[2] '%s'", rank,
               argc > 2 ? argv[2] : "(none)");
+    } else if (strcmp(mode, "child-wide") == 0) {
+        /* started by its bare name through info path, in info wdir, with argv {wdir, "x y"} */
+        CHECK_EQ(*appnum, 0);
+        CHECK_EQ(size, 8);
+        CHECK_EQ(psize, 4);
+        CHECK(argc == 4 && strcmp(argv[3], "x y") == 0, "argv is not {child-wide, WDIR, 'x y'}: argc %d", argc);
+        char cwd[PATH_MAX], want[PATH_MAX];
+        CHECK(getcwd(cwd, sizeof cwd) && realpath(argv[2], want), "getcwd or realpath(%s) failed", argv[2]);
+        CHECK(strcmp(cwd, want) == 0, "child %d runs in %s, info wdir said %s", rank, cwd, want);
     } else {
         CHECK_EQ(*appnum, 0);
         CHECK(argc == 4 && strcmp(argv[2], "alpha") == 0 && strcmp(argv[3], "b c") == 0,
@@ -51,7 +66,12 @@ static int child(int argc, char **argv, MPI_Comm parent)
         CHECK_MPI(MPI_Comm_disconnect(&g));
     }
     dpm_exchange(parent, 1, 4096 + 17);
-    if (strcmp(mode, "child-basic") == 0) {
+    if (strcmp(mode, "child-late") == 0) {
+        /* The parent is in MPI_Comm_disconnect meanwhile, waiting for us. */
+        struct timespec ts = {1, 500000000};
+        nanosleep(&ts, NULL);
+    }
+    if (strcmp(mode, "child-basic") == 0 || strcmp(mode, "child-wide") == 0) {
         dpm_merge_check(parent, 1);
         dpm_merge_check(parent, 0);
     }
@@ -88,6 +108,118 @@ static void basic(int n)
     dpm_merge_check(inter, 0);
     dpm_merge_check(inter, 1);
     CHECK_MPI(MPI_Comm_disconnect(&inter));
+}
+
+/* n children from every process of the job (4 here), the root the last rank: the command by
+ * its bare name through info path, run in info wdir, with arguments; errcodes at every parent. */
+static void wide(int n)
+{
+    char dir_buf[PATH_MAX], base_buf[PATH_MAX];
+    snprintf(dir_buf, sizeof dir_buf, "%s", g_self);
+    snprintf(base_buf, sizeof base_buf, "%s", g_self);
+    char *dir = dirname(dir_buf), *base = basename(base_buf);
+    char *cargv[] = {"child-wide", "/", "x y", NULL};
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "wdir", "/");
+    MPI_Info_set(info, "path", dir);
+    int codes[8];
+    CHECK(n <= 8, "at most 8 children");
+    for (int i = 0; i < 8; ++i) codes[i] = -1;
+    MPI_Comm inter;
+    /* Only the root's command and info count: the others pass garbage on purpose. */
+    const int root = tu_size - 1;
+    if (tu_rank == root)
+        CHECK_MPI(MPI_Comm_spawn(base, cargv, n, info, root, MPI_COMM_WORLD, &inter, codes));
+    else
+        CHECK_MPI(MPI_Comm_spawn("/nonexistent/ignored", NULL, -1, MPI_INFO_NULL, root, MPI_COMM_WORLD, &inter,
+                                 codes));
+    MPI_Info_free(&info);
+    for (int i = 0; i < 8; ++i) CHECK_EQ(codes[i], i < n ? MPI_SUCCESS : -1);
+    int remote = 0;
+    MPI_Comm_remote_size(inter, &remote);
+    CHECK_EQ(remote, n);
+    dpm_exchange(inter, 0, 4096 + 17);
+    dpm_merge_check(inter, 0);
+    dpm_merge_check(inter, 1);
+    CHECK_MPI(MPI_Comm_disconnect(&inter));
+}
+
+/* Voluntary context switches of this thread so far: each sleep of a waiting thread is one. */
+static long sleeps_so_far(void)
+{
+    long n = -1;
+    char line[256];
+    FILE *f = fopen("/proc/thread-self/status", "r");
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1) break;
+    fclose(f);
+    return n;
+}
+
+/* The parent's MPI_Comm_disconnect waits 1.5 s for a child that comes late: waiting must give
+ * the CPU away in sleeps that grow (the progress engine's back-off, up to 2 ms in dynamic-process
+ * calls), not wake 10,000 times a second. Checked: the times this thread went to sleep during the
+ * wait (a count; a busy machine only makes each sleep longer, hence fewer), under 1,000 per second
+ * of waiting, and its CPU time under a tenth of the wait. */
+static void late(void)
+{
+    char *cargv[] = {"child-late", "alpha", "b c", NULL};
+    MPI_Comm inter;
+    int code = -1;
+    CHECK_MPI(MPI_Comm_spawn(g_self, cargv, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, &code));
+    dpm_exchange(inter, 0, 4096 + 17);
+    struct timespec c0, c1, w0, w1;
+    const long s0 = sleeps_so_far();
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+    clock_gettime(CLOCK_MONOTONIC, &w0);
+    CHECK_MPI(MPI_Comm_disconnect(&inter));
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+    clock_gettime(CLOCK_MONOTONIC, &w1);
+    const long sleeps = sleeps_so_far() - s0;
+    const double cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
+    const double wall = (double)(w1.tv_sec - w0.tv_sec) + (double)(w1.tv_nsec - w0.tv_nsec) * 1e-9;
+    printf("late: MPI_Comm_disconnect waited %.3f s: %ld sleeps, %.3f s of CPU (%.1f %%)\n", wall, sleeps, cpu,
+           100 * cpu / wall);
+    CHECK(wall > 1.0, "the disconnect returned after %.3f s, before the child (asleep for 1.5 s) joined it", wall);
+    CHECK(s0 >= 0 && sleeps >= 0, "cannot read /proc/thread-self/status");
+    CHECK(sleeps < 1000 * wall, "MPI_Comm_disconnect woke %ld times in %.3f s of waiting: it polls too often", sleeps,
+          wall);
+    CHECK(cpu < 0.1 * wall, "MPI_Comm_disconnect used %.3f s of CPU in %.3f s of waiting: it spins", cpu, wall);
+}
+
+/* Under plexrun --universe-size U (the script dpm_universe.sh): a spawn of more processes than
+ * the universe's free slots fails with MPI_ERR_SPAWN at every parent, every errcode set, the
+ * root's message naming MPI_UNIVERSE_SIZE; the parents go on, and a spawn of exactly the free
+ * slots works. */
+static void universe(void)
+{
+    int *usize = NULL, flag = 0;
+    CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &usize, &flag));
+    CHECK(flag, "MPI_UNIVERSE_SIZE is not set under plexrun --universe-size");
+    const int free_slots = *usize - tu_size;
+    CHECK(free_slots >= 1 && free_slots < 8, "run with a universe of 2..8 slots more than the job: %d free", free_slots);
+    char *cargv[] = {"child-loop", "alpha", "b c", NULL};
+    int codes[8];
+    for (int i = 0; i < 8; ++i) codes[i] = -7;
+    MPI_Comm inter = MPI_COMM_WORLD;
+    const int rc = MPI_Comm_spawn(g_self, cargv, free_slots + 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, codes);
+    CHECK_EQ(tu_error_class(rc), MPI_ERR_SPAWN);
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, text, &len);
+    /* The root says why; the other parents that the root could not start them. */
+    if (tu_rank == 0)
+        CHECK(strstr(text, "MPI_UNIVERSE_SIZE") != NULL, "the error does not say the universe is full: %s", text);
+    CHECK(inter == MPI_COMM_NULL, "a refused spawn left intercomm set");
+    for (int i = 0; i <= free_slots; ++i) CHECK_EQ(tu_error_class(codes[i]), MPI_ERR_SPAWN);
+    CHECK_EQ(codes[free_slots + 1], -7);
+    MPI_Comm good;
+    CHECK_MPI(MPI_Comm_spawn(g_self, cargv, free_slots, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &good, codes));
+    for (int i = 0; i < free_slots; ++i) CHECK_EQ(codes[i], MPI_SUCCESS);
+    dpm_exchange(good, 0, 4096 + 17);
+    CHECK_MPI(MPI_Comm_disconnect(&good));
 }
 
 static void multiple(void)
@@ -160,10 +292,31 @@ static void nested(void)
 /* Mean seconds per MPI_Comm_spawn of the loop (reported, never asserted: the machine is shared). */
 static double g_spawn_seconds = 0;
 
+/* Resident memory in KiB and threads of this process, from /proc. */
+static long rss_kib(void)
+{
+    long pages = -1, resident = -1;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = -1;
+        fclose(f);
+    }
+    return resident < 0 ? -1 : resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static int thread_count(void) { return dpm_count_dir("/proc/self/task"); }
+
+/* The cycle after which everything made lazily exists (connections, pools, the allocator's
+ * arenas) and nothing may grow any more; and how much resident memory may still move (pages
+ * the allocator keeps or returns at its own pace, not per cycle). */
+#define LOOP_WARM 20
+#define LOOP_RSS_SLACK_KIB 512
+
 static void loop(int cycles)
 {
     char *cargv[] = {"child-loop", "alpha", "b c", NULL};
-    int fds = -1, shm = -1;
+    int fds = -1, shm = -1, threads = -1;
+    long rss = -1;
     for (int c = 0; c < cycles; ++c) {
         MPI_Comm inter;
         int code = -1;
@@ -174,16 +327,30 @@ static void loop(int cycles)
         dpm_exchange(inter, 0, 4096 + 17);
         CHECK_MPI(MPI_Comm_disconnect(&inter));
         /* After a few cycles everything lazily made exists; from then on nothing may grow. */
-        if (c == 4) {
+        if (c == LOOP_WARM - 1) {
             fds = dpm_count_dir("/proc/self/fd");
             shm = dpm_count_dir("/dev/shm");
+            threads = thread_count();
+            rss = rss_kib();
         }
     }
-    if (cycles > 4) {
-        int fds_end = dpm_count_dir("/proc/self/fd"), shm_end = dpm_count_dir("/dev/shm");
-        CHECK(fds_end <= fds, "open fds grew from %d (cycle 5) to %d (cycle %d)", fds, fds_end, cycles);
+    if (cycles >= 2 * LOOP_WARM) {
+        const int fds_end = dpm_count_dir("/proc/self/fd"), shm_end = dpm_count_dir("/dev/shm");
+        const int threads_end = thread_count();
+        const long rss_end = rss_kib();
+        printf("loop: after cycle %d / %d: fds %d / %d, threads %d / %d, resident %ld / %ld KiB, /dev/shm %d / %d\n",
+               LOOP_WARM, cycles, fds, fds_end, threads, threads_end, rss, rss_end, shm, shm_end);
+        CHECK(fds_end <= fds, "open fds grew from %d (cycle %d) to %d (cycle %d)", fds, LOOP_WARM, fds_end, cycles);
+        CHECK(threads_end <= threads, "threads grew from %d (cycle %d) to %d (cycle %d)", threads, LOOP_WARM,
+              threads_end, cycles);
         /* /dev/shm is the node's: other jobs may come and go, but not one entry per cycle. */
-        CHECK(shm_end <= shm + 2, "/dev/shm entries grew from %d (cycle 5) to %d (cycle %d)", shm, shm_end, cycles);
+        CHECK(shm_end <= shm + 2, "/dev/shm entries grew from %d (cycle %d) to %d (cycle %d)", shm, LOOP_WARM,
+              shm_end, cycles);
+#if !defined(__SANITIZE_ADDRESS__)
+        /* (ASan keeps freed memory in quarantine, and LeakSanitizer checks leaks at exit there.) */
+        CHECK(rss_end <= rss + LOOP_RSS_SLACK_KIB, "resident memory grew from %ld KiB (cycle %d) to %ld KiB (cycle %d)",
+              rss, LOOP_WARM, rss_end, cycles);
+#endif
     }
 }
 
@@ -196,11 +363,14 @@ int main(int argc, char **argv)
     MPI_Comm parent;
     CHECK_MPI(MPI_Comm_get_parent(&parent));
     if (parent != MPI_COMM_NULL) return child(argc, argv, parent);
-    CHECK(argc >= 2, "usage: dpm_spawn basic N | multiple | nested | missing | loop N");
+    CHECK(argc >= 2, "usage: dpm_spawn basic N | wide N | multiple | nested | missing | loop N | late | universe");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     const char *mode = argv[1];
     const int n = argc > 2 ? atoi(argv[2]) : 1;
     if (strcmp(mode, "basic") == 0) basic(n);
+    else if (strcmp(mode, "wide") == 0) wide(n);
+    else if (strcmp(mode, "late") == 0) late();
+    else if (strcmp(mode, "universe") == 0) universe();
     else if (strcmp(mode, "multiple") == 0) multiple();
     else if (strcmp(mode, "nested") == 0) nested();
     else if (strcmp(mode, "missing") == 0) missing();

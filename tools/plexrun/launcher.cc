@@ -204,6 +204,8 @@ void Launcher::kill_namespace(Namespace &ns) {
 // Every rank has ended: forward their last output, then remove what the job leaves behind.
 void Launcher::finish() {
     output_.drain_all();
+    // What nobody read or withdrew (tests/launcher check that a failed meeting leaves nothing).
+    trace("publish store: %zu value(s) left at the end", store_.size());
     store_.cancel_waiting();
     cancel_remote_work();
     if (rendezvous_) rendezvous_->remove_files();  // nobody should find us from here on

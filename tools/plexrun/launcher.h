@@ -49,6 +49,7 @@ public:
                                           const std::vector<std::string> &keys) override;
     void answer_dmodex(const ProcName &proc, ModexDone done) override;
     bool answer_job(const std::string &nspace, RemoteJob *out) override;
+    bool answer_holds(pid_t from, const ProcName &publisher, const std::vector<std::string> &keys) override;
     void fence_arrived(pid_t from, const std::string &signature) override;
     void plexrun_lost(pid_t pid) override;
 
@@ -60,6 +61,17 @@ private:
         std::set<pid_t> needed;
         std::map<pid_t, int> arrived;
         EventLoop::TimerId timer = 0;
+    };
+    // A publish that asks the other plexruns first whether they hold one of its names (a
+    // duplicate there is refused as one here would be).
+    struct SpanningPublish {
+        ProcName publisher;
+        PublishRequest request;
+        OpDone done;
+        std::vector<std::string> keys;
+        int outstanding = 0;
+        bool held = false;
+        bool answered = false;
     };
     // A lookup that asks the other plexruns too, again every kLookupRetry while it waits (and
     // this plexrun's store again at each publish here).
@@ -73,6 +85,8 @@ private:
         int round = 0;  // answers of a round given up on are ignored
         bool answered = false;
     };
+    void publish_everywhere(const ProcName &proc, PublishRequest request, OpDone done);
+    void conclude_publish(const std::shared_ptr<SpanningPublish> &op);
     void try_fence(const std::string &signature);
     void modex_of_known(const ProcName &proc, ModexDone done);
     void learn_remote_job(const std::string &nspace, RemoteJob job);
@@ -120,6 +134,9 @@ private:
     std::set<std::string> remote_namespaces_;
     std::map<std::string, std::vector<std::pair<ProcName, ModexDone>>> awaiting_job_;
     std::list<std::shared_ptr<SpanningLookup>> spanning_;
+    // Names of publishes still asking the other plexruns (each may be asked about meanwhile).
+    std::map<std::string, int> pending_names_;
+    std::list<std::shared_ptr<SpanningPublish>> spanning_publishes_;
     std::unique_ptr<Rendezvous> rendezvous_;  // null when this plexrun could not make one
     // Last: libpmix is finalised (its upcalls stop) before anything they use goes away.
     std::unique_ptr<PmixServer> server_;

@@ -333,8 +333,72 @@ void Launcher::answer_spanning(SpanningLookup &op, pmix_status_t status_if_none)
     PMIX_PDATA_FREE(data, op.found.size());
 }
 
+// ---------------------------------------------------------------- publish
+
+// Two plexruns publishing one name at once must not both succeed: while a publish asks the
+// others, its names count as held here for a plexrun of a larger pid asking, and as free for one
+// of a smaller pid; so of two concurrent publishes the smaller pid's wins and the other is
+// refused. A plexrun that cannot be reached (or does not answer within kRoundLimit) holds nothing.
+void Launcher::publish_everywhere(const ProcName &proc, PublishRequest request, OpDone done) {
+    auto op = std::make_shared<SpanningPublish>();
+    op->publisher = proc;
+    for (const auto &[key, value] : request.entries) op->keys.push_back(key);
+    if (store_.holds(proc, op->keys)) return done(PMIX_ERR_DUPLICATE_KEY);
+    for (const std::string &k : op->keys)
+        if (pending_names_.count(k)) return done(PMIX_ERR_DUPLICATE_KEY);
+    op->request = std::move(request);
+    op->done = std::move(done);
+    for (const std::string &k : op->keys) ++pending_names_[k];
+    spanning_publishes_.push_back(op);
+    std::vector<pid_t> others = rendezvous_->others();
+    op->outstanding = static_cast<int>(others.size()) + 1;  // +1: answers that come at once
+    for (pid_t pid : others)
+        rendezvous_->holds(pid, proc, op->keys, [this, op](bool, bool held) {
+            op->held = op->held || held;
+            if (--op->outstanding == 0) conclude_publish(op);
+        });
+    if (--op->outstanding == 0) return conclude_publish(op);
+    loop_.after(kRoundLimit, [this, op] {
+        if (op->answered) return;
+        trace("publish: %d plexrun(s) did not answer within %lld ms", op->outstanding,
+              static_cast<long long>(kRoundLimit.count()));
+        op->outstanding = 0;
+        conclude_publish(op);
+    });
+}
+
+void Launcher::conclude_publish(const std::shared_ptr<SpanningPublish> &op) {
+    if (op->answered) return;
+    op->answered = true;
+    for (const std::string &k : op->keys)
+        if (--pending_names_[k] == 0) pending_names_.erase(k);
+    spanning_publishes_.remove(op);
+    if (op->held) {
+        trace("publish of %s by %s:%u refused: another plexrun holds it", op->keys.empty() ? "-" : op->keys[0].c_str(),
+              op->publisher.nspace.c_str(), op->publisher.rank);
+        return op->done(PMIX_ERR_DUPLICATE_KEY);
+    }
+    op->done(store_.publish(op->publisher, std::move(op->request)));  // retries the lookups waiting here
+}
+
+bool Launcher::answer_holds(pid_t from, const ProcName &publisher, const std::vector<std::string> &keys) {
+    if (store_.holds(publisher, keys)) return true;
+    if (from > ::getpid())
+        for (const std::string &k : keys)
+            if (pending_names_.count(k)) return true;
+    return false;
+}
+
 // The job ends: everything still waiting is answered while libpmix can take the answers.
 void Launcher::cancel_remote_work() {
+    auto publishes = std::move(spanning_publishes_);
+    spanning_publishes_.clear();
+    for (auto &op : publishes)
+        if (!op->answered) {
+            op->answered = true;
+            op->done(PMIX_ERR_UNREACH);
+        }
+    pending_names_.clear();
     auto lookups = std::move(spanning_);
     spanning_.clear();
     for (auto &op : lookups)

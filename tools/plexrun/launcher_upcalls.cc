@@ -41,7 +41,15 @@ void Launcher::kill_request(const ProcName &proc) {
          "plexrun: " + who + " asked (PMIx_Job_control) for the job to be killed; killing the job");
 }
 
+// A name another plexrun holds is a duplicate too (PMIx: PMIX_ERR_DUPLICATE_KEY, MPI:
+// MPI_ERR_SERVICE), so while other plexruns run they are asked first; what only this store can
+// see (the narrow ranges) stays here.
 void Launcher::publish(const ProcName &proc, PublishRequest request, OpDone done) {
+    const bool narrow = request.range == PMIX_RANGE_PROC_LOCAL || request.range == PMIX_RANGE_NAMESPACE;
+    if (!narrow && rendezvous_ && !rendezvous_->others().empty())
+        return publish_everywhere(proc, std::move(request), std::move(done));
+    for (const auto &[key, value] : request.entries)
+        if (pending_names_.count(key)) return done(PMIX_ERR_DUPLICATE_KEY);  // asked about elsewhere
     done(store_.publish(proc, std::move(request)));
 }
 

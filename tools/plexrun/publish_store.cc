@@ -16,6 +16,10 @@ bool PublishStore::visible(const Entry &e, const ProcName &requester) const {
     }
 }
 
+bool PublishStore::holds(const ProcName &publisher, const std::vector<std::string> &keys) const {
+    return visible_count(publisher, keys) > 0;
+}
+
 pmix_status_t PublishStore::publish(const ProcName &publisher, PublishRequest request) {
     for (auto &[key, value] : request.entries) {
         auto [first, last] = entries_.equal_range(key);
@@ -118,10 +122,12 @@ void PublishStore::retry_waiting() {
 void PublishStore::unpublish(const ProcName &publisher, const std::vector<std::string> &keys) {
     for (auto it = entries_.begin(); it != entries_.end();) {
         bool named = keys.empty() || std::find(keys.begin(), keys.end(), it->first) != keys.end();
-        if (named && it->second.publisher == publisher)
+        if (named && it->second.publisher == publisher) {
+            trace("unpublish %s by %s:%u", it->first.c_str(), publisher.nspace.c_str(), publisher.rank);
             it = entries_.erase(it);
-        else
+        } else {
             ++it;
+        }
     }
 }
 

@@ -27,6 +27,11 @@ public:
 
     // PMIX_ERR_DUPLICATE_KEY if any key is already published where this caller sees it.
     pmix_status_t publish(const ProcName &publisher, PublishRequest request);
+    // Whether any of KEYS is published where PUBLISHER would see it (a publish of it would be a
+    // duplicate). Nothing is taken.
+    bool holds(const ProcName &publisher, const std::vector<std::string> &keys) const;
+    // How many values are stored (tests and --verbose: what nobody read or withdrew).
+    size_t size() const { return entries_.size(); }
     void lookup(const ProcName &requester, LookupRequest request, LookupDone done);
     // For lookups that span plexruns: how many of KEYS REQUESTER sees now, and what it sees of
     // them, taken as a lookup takes them (PMIX_PERSIST_FIRST_READ values go with the reading).

@@ -33,6 +33,8 @@ enum MessageType : uint8_t {
     kFence = 6,
     kJobRequest = 7,
     kJobAnswer = 8,
+    kHoldsRequest = 9,
+    kHoldsAnswer = 10,
 };
 
 constexpr uint32_t kMaxMessage = 64u << 20;  // a business card is kilobytes; this is garbage
@@ -186,15 +188,18 @@ void Rendezvous::close_links() {
     auto lookups = std::move(lookups_);
     auto modexes = std::move(modexes_);
     auto jobs = std::move(jobs_);
+    auto holds = std::move(holds_);
     lookups_.clear();
     modexes_.clear();
     jobs_.clear();
+    holds_.clear();
     for (auto &[fd, link] : links_) loop_.unwatch(fd);
     links_.clear();
     by_pid_.clear();
     for (auto &[id, l] : lookups) l.second(false, {});
     for (auto &[id, m] : modexes) m.second(PMIX_ERR_UNREACH, {});
     for (auto &[id, j] : jobs) j.second(false, {});
+    for (auto &[id, h] : holds) h.second(false, false);
 }
 
 void Rendezvous::remove_files() {
@@ -415,6 +420,28 @@ void Rendezvous::handle(Link *link, const std::vector<char> &message) {
                 jobs_.erase(it);
                 return done(found, job);
             }
+            case kHoldsRequest: {
+                uint64_t id = r.u64();
+                ProcName publisher;
+                publisher.nspace = r.str();
+                publisher.rank = r.u32();
+                std::vector<std::string> keys(r.u32());
+                for (auto &k : keys) k = r.str();
+                const bool held = handler_.answer_holds(link->pid, publisher, keys);
+                trace("rendezvous: does %s stand here? asked by plexrun %d: %s", keys.empty() ? "-" : keys[0].c_str(),
+                      link->pid, held ? "yes" : "no");
+                send(link, WireWriter().u8(kHoldsAnswer).u64(id).u8(held ? 1 : 0).frame());
+                return;
+            }
+            case kHoldsAnswer: {
+                uint64_t id = r.u64();
+                const bool held = r.u8() != 0;
+                auto it = holds_.find(id);
+                if (it == holds_.end()) return;
+                RemoteHoldsDone done = std::move(it->second.second);
+                holds_.erase(it);
+                return done(true, held);
+            }
             default: throw WireError("unknown message type");
         }
     } catch (const WireError &e) {
@@ -470,6 +497,14 @@ void Rendezvous::drop(Link *link) {
         } else {
             ++it;
         }
+    std::vector<RemoteHoldsDone> lost_holds;
+    for (auto it = holds_.begin(); it != holds_.end();)
+        if (it->second.first == fd) {
+            lost_holds.push_back(std::move(it->second.second));
+            it = holds_.erase(it);
+        } else {
+            ++it;
+        }
     for (auto it = modexes_.begin(); it != modexes_.end();)
         if (it->second.first == fd) {
             lost_modexes.push_back(std::move(it->second.second));
@@ -481,6 +516,7 @@ void Rendezvous::drop(Link *link) {
     for (auto &d : lost_lookups) d(false, {});
     for (auto &d : lost_modexes) d(PMIX_ERR_UNREACH, {});
     for (auto &d : lost_jobs) d(false, {});
+    for (auto &d : lost_holds) d(false, false);
     if (was_main && link->authenticated) handler_.plexrun_lost(pid);
 }
 
@@ -493,6 +529,18 @@ void Rendezvous::lookup(pid_t pid, const ProcName &requester, const std::vector<
     w.u8(kLookupRequest).u64(id).str(requester.nspace).u32(requester.rank).u32(static_cast<uint32_t>(keys.size()));
     for (auto &k : keys) w.str(k);
     lookups_[id] = {l->fd.get(), std::move(done)};
+    send(l, w.frame());  // a failure has called done through drop
+}
+
+void Rendezvous::holds(pid_t pid, const ProcName &publisher, const std::vector<std::string> &keys,
+                       RemoteHoldsDone done) {
+    Link *l = link_to(pid);
+    if (!l) return done(false, false);
+    uint64_t id = next_request_++;
+    WireWriter w;
+    w.u8(kHoldsRequest).u64(id).str(publisher.nspace).u32(publisher.rank).u32(static_cast<uint32_t>(keys.size()));
+    for (auto &k : keys) w.str(k);
+    holds_[id] = {l->fd.get(), std::move(done)};
     send(l, w.frame());  // a failure has called done through drop
 }
 

@@ -36,6 +36,8 @@ struct RemoteJob {
     uint32_t apps = 0;
 };
 using RemoteJobDone = std::function<void(bool found, RemoteJob job)>;
+// Whether another plexrun holds a name (reached false: it could not be asked).
+using RemoteHoldsDone = std::function<void(bool reached, bool held)>;
 
 // What the other plexruns ask of this one; the Launcher answers.
 class RendezvousHandler {
@@ -45,6 +47,8 @@ public:
                                                   const std::vector<std::string> &keys) = 0;
     virtual void answer_dmodex(const ProcName &proc, ModexDone done) = 0;
     virtual bool answer_job(const std::string &nspace, RemoteJob *out) = 0;
+    // Would a publish of any of KEYS by PUBLISHER (a process of plexrun FROM) be a duplicate here?
+    virtual bool answer_holds(pid_t from, const ProcName &publisher, const std::vector<std::string> &keys) = 0;
     virtual void fence_arrived(pid_t from, const std::string &signature) = 0;
     virtual void plexrun_lost(pid_t pid) = 0;
 };
@@ -73,6 +77,7 @@ public:
                 RemoteLookupDone done);
     void dmodex(pid_t pid, const ProcName &proc, ModexDone done);
     void job(pid_t pid, const std::string &nspace, RemoteJobDone done);
+    void holds(pid_t pid, const ProcName &publisher, const std::vector<std::string> &keys, RemoteHoldsDone done);
     // false when plexrun PID cannot be reached.
     bool send_fence(pid_t pid, const std::string &signature);
 
@@ -104,6 +109,7 @@ private:
     std::map<uint64_t, std::pair<int, RemoteLookupDone>> lookups_;  // by request id: fd, done
     std::map<uint64_t, std::pair<int, ModexDone>> modexes_;
     std::map<uint64_t, std::pair<int, RemoteJobDone>> jobs_;
+    std::map<uint64_t, std::pair<int, RemoteHoldsDone>> holds_;
 };
 
 // "plexrun.<pid>.<job>": the plexrun that hosts NSPACE, or 0 for a namespace of no plexrun.

@@ -1,6 +1,7 @@
 // Unit tests of what dpm_pmix puts on the wire: handshake messages and port names come back as
 // written, and anything else is refused with a reason; the socket channel carries messages in
-// order and gives up at its timeout, or when the other end closes, with a message.
+// order and gives up at its timeout, or when the other end closes, with a message; the name
+// channel takes back what it sent when a meeting is abandoned.
 #include <gtest/gtest.h>
 
 #include <sys/socket.h>
@@ -9,7 +10,10 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "components/dpm_pmix/channel.h"
 #include "components/dpm_pmix/handshake_message.h"
@@ -158,4 +162,73 @@ TEST(DpmPmixFdChannel, ClosedPeerAndGarbageAreErrors) {
         EXPECT_EQ(b.recv(&got), PLEXUS_DPM_ERR_PORT);
         EXPECT_NE(g_error.find("not a Plexus MPI_Comm_join"), std::string::npos) << g_error;
     }
+}
+
+namespace {
+
+// A name service in memory: what publish_as put and unpublish_as took back.
+std::map<std::string, std::string> g_store;
+std::vector<std::string> g_withdrawn;
+
+int fake_publish_as(const char *key, const char *value, int) {
+    if (g_store.count(key)) return PLEXUS_DPM_ERR_SERVICE;
+    g_store[key] = value;
+    return PLEXUS_DPM_SUCCESS;
+}
+
+int fake_unpublish_as(const char *key) {
+    g_withdrawn.push_back(key);
+    g_store.erase(key);
+    return PLEXUS_DPM_SUCCESS;
+}
+
+int fake_lookup_wait(const char *key, int, char **value) {
+    auto it = g_store.find(key);
+    if (it == g_store.end()) return set_error("waited for '%s'", key), PLEXUS_DPM_ERR_PORT;
+    *value = strdup(it->second.c_str());
+    g_store.erase(it);  // a one-shot message: reading takes it
+    return PLEXUS_DPM_SUCCESS;
+}
+
+plexus_dpm_services_t name_services(uint16_t minor) {
+    plexus_dpm_services_t s = fake_services();
+    s.major = PLEXUS_DPM_SERVICES_MAJOR;
+    s.minor = minor;
+    s.publish_as = fake_publish_as;
+    s.lookup_wait = fake_lookup_wait;
+    s.unpublish_as = minor >= 3 ? fake_unpublish_as : nullptr;
+    return s;
+}
+
+}  // namespace
+
+// A meeting that failed: the messages this side sent, read or not, are taken back; the other
+// side's are not touched.
+TEST(DpmPmixNameChannel, AbandonTakesBackWhatWasSent) {
+    g_store.clear();
+    g_withdrawn.clear();
+    plexus_dpm_services_t s = name_services(3);
+    NameChannel a(&s, "t.p", "t.c", 10), b(&s, "t.c", "t.p", 10);
+    ASSERT_EQ(a.send("first"), PLEXUS_DPM_SUCCESS);
+    std::string got;
+    ASSERT_EQ(b.recv(&got), PLEXUS_DPM_SUCCESS);
+    EXPECT_EQ(got, "first");
+    ASSERT_EQ(b.send("answer"), PLEXUS_DPM_SUCCESS);
+    ASSERT_EQ(a.send("second, never read"), PLEXUS_DPM_SUCCESS);
+    a.abandon();
+    EXPECT_EQ(g_withdrawn, (std::vector<std::string>{"t.p.0", "t.p.1"}));
+    EXPECT_EQ(g_store.count("t.p.1"), 0u);
+    EXPECT_EQ(g_store.count("t.c.0"), 1u);  // the other side's message stays for its reader
+}
+
+// A core older than services 1.3 has no unpublish_as: abandoning is then a no-op, not a crash.
+TEST(DpmPmixNameChannel, AbandonWithAnOlderCoreDoesNothing) {
+    g_store.clear();
+    g_withdrawn.clear();
+    plexus_dpm_services_t s = name_services(2);
+    NameChannel a(&s, "u.p", "u.c", 10);
+    ASSERT_EQ(a.send("unread"), PLEXUS_DPM_SUCCESS);
+    a.abandon();
+    EXPECT_TRUE(g_withdrawn.empty());
+    EXPECT_EQ(g_store.count("u.p.0"), 1u);
 }

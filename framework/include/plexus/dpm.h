@@ -71,8 +71,9 @@ typedef struct plexus_dpm_command {
 
 /* ------------------------------------------------------------------ services */
 #define PLEXUS_DPM_SERVICES_MAJOR 1
-#define PLEXUS_DPM_SERVICES_MINOR 2 /* 1.1: local_proc, publish_as, lookup_wait, comm_self
-                                     * 1.2: own_cards, provide_cards */
+#define PLEXUS_DPM_SERVICES_MINOR 3 /* 1.1: local_proc, publish_as, lookup_wait, comm_self
+                                     * 1.2: own_cards, provide_cards
+                                     * 1.3: unpublish_as */
 
 /* How long a value publish_as publishes lives. */
 #define PLEXUS_DPM_PERSIST_DEFAULT 0    /* the job manager's default */
@@ -156,6 +157,12 @@ typedef struct plexus_dpm_services {
      * PLEXUS_DPM_ERR_ARG for a malformed blob. Call it before intercomm_create. */
     int (*own_cards)(void **blob, size_t *len);
     int (*provide_cards)(const plexus_dpm_proc_t *proc, const void *blob, size_t len);
+
+    /* ---- 1.3 (check struct_size) ---- */
+    /* Withdraws what this process published under key with publish_as, read or not (a message
+     * nobody will read once a meeting failed); a key that is gone already is no error. Never
+     * reads the key, which would take a one-shot message as its reader. */
+    int (*unpublish_as)(const char *key);
 } plexus_dpm_services_t;
 
 /* ------------------------------------------------------------------ the module */

@@ -44,6 +44,7 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm) {
     if (!m->join)
         return report_errorf(MPI_COMM_WORLD, MPI_ERR_UNSUPPORTED_OPERATION, "%s: the dpm component has no join", fn);
     plexus_coll_comm_t *out = nullptr;
+    dpm::LongWaits long_waits;  // the other process may come much later
     rc = m->join(m, fd, &out);
     if (rc == MPI_SUCCESS) *intercomm = coll::object(out);
     return dpm::module_result(fn, MPI_COMM_WORLD, rc, "join failed");

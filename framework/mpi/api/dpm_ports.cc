@@ -44,6 +44,7 @@ int meet(const char *fn, bool accept, const char *port_name, MPI_Info info, int 
     if (!f) return report_errorf(comm, MPI_ERR_UNSUPPORTED_OPERATION, "%s: the dpm component has no %s", fn,
                                  accept ? "accept" : "connect");
     plexus_coll_comm_t *out = nullptr;
+    dpm::LongWaits long_waits;  // the other side may come in minutes
     rc = f(m, comm->rank == root ? port_name : nullptr, root, coll::handle(comm), &out);
     if (rc == MPI_SUCCESS) *newcomm = coll::object(out);
     return dpm::module_result(fn, comm, rc, accept ? "accept failed" : "connect failed");

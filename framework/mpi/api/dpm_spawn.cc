@@ -69,6 +69,9 @@ int spawn(const char *fn, Commands &c, int root, Comm *comm, MPI_Comm *intercomm
     if (!m) return rc;
     plexus_coll_comm_t *out = nullptr;
     const bool is_root = comm->rank == root;
+    // The other parents wait while the root's children start: without waking 10,000 times a
+    // second, taking the CPU the children need to start.
+    dpm::LongWaits long_waits;
     rc = m->spawn(m, is_root ? static_cast<int>(c.cmds.size()) : 0, is_root ? c.cmds.data() : nullptr, root,
                   coll::handle(comm), &out, errcodes);
     *intercomm = rc == MPI_SUCCESS ? coll::object(out) : MPI_COMM_NULL;

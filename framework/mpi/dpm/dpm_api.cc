@@ -5,6 +5,7 @@
 #include "mpi/dpm/dpm.h"
 #include "mpi/error_codes.h"
 #include "mpi/error_report.h"
+#include "mpi/mpi_state.h"
 
 namespace plexus::mpi::dpm {
 
@@ -34,6 +35,21 @@ int root_verdict(const char *function, Comm *comm, int root, int root_rc) {
                              "says which", function, root, comm_name(comm).c_str(),
                              class_name(verdict) ? class_name(verdict) : "?");
     return MPI_SUCCESS;
+}
+
+LongWaits::LongWaits() {
+    if (!g_mpi) return;
+    runtime::ProgressEngine &engine = g_mpi->pml().engine();
+    saved_ = engine.policy();
+    if (saved_.spins_forever() || saved_.max_sleep_us >= kLongWaitSleepUs) return;
+    runtime::BackoffPolicy p = saved_;
+    p.max_sleep_us = kLongWaitSleepUs;
+    engine.set_policy(p);
+    changed_ = true;
+}
+
+LongWaits::~LongWaits() {
+    if (changed_ && g_mpi) g_mpi->pml().engine().set_policy(saved_);
 }
 
 int check_info(const char *function, const Comm *comm, const Info *info, const char *name) {

@@ -12,6 +12,7 @@
 #include "mpi/comm/comm_build.h"
 #include "mpi/comm/comm_registry.h"
 #include "mpi/dpm/dpm.h"
+#include "mpi/dpm/dpm_api.h"
 #include "mpi/dpm/dpm_services.h"
 #include "mpi/error_codes.h"
 #include "mpi/error_report.h"
@@ -42,6 +43,8 @@ std::vector<uint32_t> procs_only_here(const Comm *comm) {
 
 int disconnect(const char *function, Comm **handle) {
     Comm *c = *handle;
+    // The other group may come much later (dpm_api.h): wait without waking 10,000 times a second.
+    LongWaits long_waits;
     const int timeout = connect_timeout_ms();
     Pml &pml = g_mpi->pml();
     // 1. MPI-2.2 10.5.4: pending communication on comm completes first (the program posted

@@ -126,7 +126,12 @@ int launch(int n, const plexus_dpm_command_t cmds[], const char *const *env, cha
     }
     std::string ns;
     if (runtime::Status s = rt->spawn(requests, &ns); !s) {
-        set_error("the job manager refused the spawn: " + s.message);
+        // plexrun --universe-size (and PRRTE without oversubscription) say so this way.
+        const std::string why = s.code == PLEXUS_ERR_OUT_OF_RESOURCE
+                                    ? std::to_string(total) + " more process(es) do not fit in the universe's free "
+                                                              "slots (MPI_UNIVERSE_SIZE); "
+                                    : std::string();
+        set_error("the job manager refused the spawn: " + why + s.message);
         return fail_all(MPI_ERR_SPAWN);
     }
     if (ns.size() + 1 > nspace_len) {

@@ -4,6 +4,7 @@
 #include "base/output.h"
 #include "mca/mca_core.h"
 #include "mpi/coll/coll_handles.h"
+#include "mpi/dpm/dpm_api.h"
 #include "mpi/dpm/dpm_services.h"
 #include "mpi/error_codes.h"
 #include "mpi/error_report.h"
@@ -77,6 +78,7 @@ void init(const char *function) {
     // fails at its timeout, saying that the children never answered.
     if (!s.module) return;
     plexus_coll_comm_t *parent = nullptr;
+    LongWaits long_waits;  // a spawned job's other ranks wait while rank 0 meets the parents
     const int rc = s.module->init(s.module, &services(), coll::handle(MPI_COMM_WORLD), &parent);
     if (rc != PLEXUS_DPM_SUCCESS)
         abort_job(rc, std::string(function) + ": the dpm component " + s.component +

@@ -40,6 +40,16 @@ int publish_as(const char *key, const char *value, int persistence) {
     return s.code == PLEXUS_ERR_EXISTS ? MPI_ERR_SERVICE : MPI_ERR_OTHER;
 }
 
+int unpublish_as(const char *key) {
+    if (!key || !*key) return MPI_ERR_ARG;
+    if (!rt()) return MPI_ERR_INTERN;
+    if (runtime::Status s = rt()->unpublish(key); !s) {
+        set_error("withdrawing '" + std::string(key) + "': " + s.message);
+        return MPI_ERR_OTHER;
+    }
+    return MPI_SUCCESS;
+}
+
 int lookup_wait(const char *key, int timeout_ms, char **value) {
     if (!key || !value) return MPI_ERR_ARG;
     if (!rt()) return MPI_ERR_INTERN;
@@ -208,6 +218,8 @@ const plexus_dpm_services_t &services() {
         // 1.2
         own_cards,
         provide_cards,
+        // 1.3
+        unpublish_as,
     };
     return table;
 }
