@@ -47,6 +47,16 @@ const plexus_shm_services_t *shm_services_of(const plexus_host_api_t *host) {
     return shm->major == PLEXUS_SHM_MAJOR && shm->struct_size >= sizeof(plexus_shm_services_t) ? shm : nullptr;
 }
 
+// Whether a process shares this node, as the runtime knows it from the launcher (PMIx's node map,
+// host API 1.4: the same answer btl_tcp gets, so the two never both claim or both drop a peer):
+// 1 or 0, or -1 when it does not know (a process of another job, an older core), and the node
+// identity in the peer's card decides.
+int runtime_says_local(const plexus_host_api_t *host, const std::string &nspace, uint32_t rank) {
+    if (!PLEXUS_HOST_HAS(host, proc_on_this_node)) return -1;
+    const int rc = host->proc_on_this_node(nspace.c_str(), rank);
+    return rc == 0 || rc == 1 ? rc : -1;
+}
+
 }  // namespace
 
 SmModule::SmModule(const plexus_host_api_t *host, const plexus_component_t *self, const SmParams &params)
@@ -302,6 +312,10 @@ Endpoint *SmModule::add_one(const plexus_btl_proc_t &proc) {
         released_.erase(std::remove(released_.begin(), released_.end(), ep), released_.end());
         return ep;
     }
+    // A peer the runtime places on another node is another BTL's: its card is not even fetched
+    // (across hosts that would be a round trip to the peer's server for nothing).
+    const int local = runtime_says_local(host_, nspace, proc.rank);
+    if (local == 0) return nullptr;
     const void *data = nullptr;
     size_t len = 0;
     Card card{};
@@ -314,7 +328,7 @@ Endpoint *SmModule::add_one(const plexus_btl_proc_t &proc) {
         host_->log(self_, PLEXUS_LOG_WARN, "%s rank %u: bad sm card: %s", nspace.c_str(), proc.rank, why.c_str());
         return nullptr;
     }
-    if (node_ != card.node) return nullptr;  // another node: another BTL's peer
+    if (local < 0 && node_ != card.node) return nullptr;  // another node: another BTL's peer
     Endpoint *ep = find_by_segment(card.segment.tag);
     if (!ep) {
         auto fresh = attach(card.segment, &why);

@@ -1,17 +1,13 @@
 #include "interfaces.h"
 
 #include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <net/if.h>
 
-#include <memory>
+#include <cstring>
+
+#include <plexus/sdk/host.hpp>
 
 namespace plexus::btl_tcp {
 namespace {
-
-struct IfaddrsDeleter {
-    void operator()(ifaddrs *p) const { ::freeifaddrs(p); }
-};
 
 std::string trim(const std::string &s) {
     const size_t b = s.find_first_not_of(" \t");
@@ -50,21 +46,36 @@ std::string dotted(uint32_t host_order_addr) {
     return buf;
 }
 
-std::vector<Interface> list_interfaces() {
-    std::vector<Interface> out;
-    ifaddrs *raw = nullptr;
-    if (::getifaddrs(&raw) != 0) return out;
-    std::unique_ptr<ifaddrs, IfaddrsDeleter> list(raw);
-    for (ifaddrs *i = raw; i; i = i->ifa_next) {
-        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !(i->ifa_flags & IFF_UP)) continue;
-        Interface f;
-        f.name = i->ifa_name;
-        f.addr = ntohl(reinterpret_cast<const sockaddr_in *>(i->ifa_addr)->sin_addr.s_addr);
-        if (i->ifa_netmask) f.netmask = ntohl(reinterpret_cast<const sockaddr_in *>(i->ifa_netmask)->sin_addr.s_addr);
-        f.loopback = (i->ifa_flags & IFF_LOOPBACK) != 0;
-        out.push_back(f);
+bool list_interfaces(const plexus_host_api_t *host, std::vector<Interface> *out, std::string *why) {
+    out->clear();
+    if (!PLEXUS_HOST_HAS(host, ipv4_interfaces)) {
+        *why = "needs host API 1.5 (ipv4_interfaces)";
+        return false;
     }
-    return out;
+    // Asked again with room for the count when there are more than the first guess.
+    std::vector<plexus_ipv4_interface_t> raw(8);
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        size_t count = 0;
+        if (int rc = host->ipv4_interfaces(raw.data(), raw.size(), &count); rc != PLEXUS_SUCCESS) {
+            *why = "the core cannot list the network interfaces (" + std::to_string(rc) + ")";
+            return false;
+        }
+        if (count > raw.size()) {
+            raw.resize(count);
+            continue;
+        }
+        for (size_t i = 0; i < count; ++i) {
+            Interface f;
+            f.name.assign(raw[i].name, strnlen(raw[i].name, sizeof raw[i].name));
+            f.addr = raw[i].addr;
+            f.netmask = raw[i].netmask;
+            f.loopback = (raw[i].flags & PLEXUS_IF_LOOPBACK) != 0;
+            out->push_back(f);
+        }
+        return true;
+    }
+    *why = "the network interfaces kept changing while they were listed";
+    return false;
 }
 
 std::string describe_interfaces(const std::vector<Interface> &ifs) {

@@ -1,9 +1,11 @@
-// Which IPv4 interfaces btl_tcp listens on and advertises: the machine's list (getifaddrs), the
-// user's btl_tcp_if_include / _if_exclude (names or CIDRs) parsed and applied, and a message that
-// names the parameter and the interfaces that exist when an entry is wrong.
+// Which IPv4 interfaces btl_tcp listens on and advertises: the machine's list (the core's
+// lookup, host API 1.5, the one behind runtime_dgram_if), the user's btl_tcp_if_include /
+// _if_exclude (names or CIDRs) parsed and applied, and a message that names the parameter and the
+// interfaces that exist when an entry is wrong.
 #pragma once
 
 #include <netinet/in.h>
+#include <plexus/component.h>
 
 #include <cstdint>
 #include <string>
@@ -25,8 +27,9 @@ struct IfSpec {
     uint32_t net = 0, mask = 0;  // host byte order, for a CIDR
 };
 
-// Every IPv4 address of an interface that is up, in the kernel's order.
-std::vector<Interface> list_interfaces();
+// Every IPv4 address of an interface that is up, in the kernel's order, as the core lists them.
+// False with *why when the core is older than host API 1.5 or cannot list them.
+bool list_interfaces(const plexus_host_api_t *host, std::vector<Interface> *out, std::string *why);
 
 // "lo (127.0.0.1/8), eth0 (10.0.0.5/24)": what a message offers as the valid choices.
 std::string describe_interfaces(const std::vector<Interface> &ifs);

@@ -63,9 +63,13 @@ void TcpModule::close_gracefully(Conn *c) {
 }
 
 bool TcpModule::select_interfaces(plexus_reason_t *why) {
-    const std::vector<Interface> all = list_interfaces();
-    std::vector<IfSpec> include, exclude;
+    std::vector<Interface> all;
     std::string bad;
+    if (!list_interfaces(host_, &all, &bad)) {
+        set_reason(why, bad);
+        return false;
+    }
+    std::vector<IfSpec> include, exclude;
     if (!parse_if_list("btl_tcp_if_include", params_.if_include ? params_.if_include : "", all, &include, &bad) ||
         !parse_if_list("btl_tcp_if_exclude", params_.if_exclude ? params_.if_exclude : "", all, &exclude, &bad) ||
         !btl_tcp::select_interfaces(all, include, exclude, &interfaces_, &bad)) {
@@ -80,6 +84,10 @@ int TcpModule::open(plexus_reason_t *why) {
     if (!PLEXUS_HOST_HAS(host_, job_info) || !PLEXUS_HOST_HAS(host_, job_secret) ||
         !PLEXUS_HOST_HAS(host_, modex_put) || !PLEXUS_HOST_HAS(host_, modex_get)) {
         set_reason(why, "needs host API 1.1 (runtime: job info, secret, modex)");
+        return PLEXUS_ERR_NOT_AVAILABLE;
+    }
+    if (!PLEXUS_HOST_HAS(host_, ipv4_interfaces)) {
+        set_reason(why, "needs host API 1.5 (the core's interface list)");
         return PLEXUS_ERR_NOT_AVAILABLE;
     }
     if (std::string bad = validate_tcp_params(params_); !bad.empty()) {

@@ -1,5 +1,7 @@
 #include "host_api.h"
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdarg>
@@ -13,6 +15,7 @@
 #include "param_c_view.h"
 #include "runtime/progress.h"
 #include "runtime/dgram/dgram_services.h"
+#include "runtime/dgram/interface_lookup.h"
 #include "runtime/runtime.h"
 #include "runtime/shm/shm_services.h"
 #include "runtime/topology.h"
@@ -246,6 +249,26 @@ int proc_on_this_node(const char *nspace, uint32_t rank) {
     return std::find(j.local_peers.begin(), j.local_peers.end(), rank) != j.local_peers.end() ? 1 : 0;
 }
 
+// ---- 1.5 ----
+
+int ipv4_interfaces(plexus_ipv4_interface_t *out, size_t max, size_t *count) {
+    if (!count || (max > 0 && !out)) return PLEXUS_ERR_BAD_PARAM;
+    std::vector<runtime::dgram::Ipv4Interface> all;
+    if (runtime::Status s = runtime::dgram::list_ipv4_interfaces(&all); !s) return s.code;
+    *count = all.size();
+    for (size_t i = 0; i < all.size() && i < max; ++i) {
+        plexus_ipv4_interface_t &o = out[i];
+        o = plexus_ipv4_interface_t{};
+        std::snprintf(o.name, sizeof o.name, "%s", all[i].name.c_str());
+        o.addr = ntohl(all[i].address.s_addr);
+        o.netmask = ntohl(all[i].netmask.s_addr);
+        o.index = all[i].index;
+        o.mtu = static_cast<uint32_t>(all[i].mtu);
+        o.flags = (all[i].loopback ? PLEXUS_IF_LOOPBACK : 0u) | (all[i].multicast ? PLEXUS_IF_MULTICAST : 0u);
+    }
+    return PLEXUS_SUCCESS;
+}
+
 const plexus_host_api_t kTable = {
     sizeof(plexus_host_api_t), PLEXUS_HOST_API_MAJOR, PLEXUS_HOST_API_MINOR,
     param_register, param_lookup, log, verbosity, progress_register, progress_unregister,
@@ -258,6 +281,8 @@ const plexus_host_api_t kTable = {
     &runtime::kShmServices, &runtime::dgram::kServices, param_is_set,
     // 1.4
     proc_on_this_node,
+    // 1.5
+    ipv4_interfaces,
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "mca/mca_core.h"
 #include "plugin_paths.h"
@@ -51,10 +52,10 @@ TEST_F(HostApiRuntime, ParamIsSetTellsTheUsersSettingFromTheDefault) {
     EXPECT_EQ(host->param_is_set(nullptr), PLEXUS_ERR_BAD_PARAM);
 }
 
-TEST_F(HostApiRuntime, TheTableIsVersionOneFourAndHasEveryNewMember) {
-    EXPECT_EQ(PLEXUS_HOST_API_MINOR, 4);
+TEST_F(HostApiRuntime, TheTableIsVersionOneFiveAndHasEveryNewMember) {
+    EXPECT_EQ(PLEXUS_HOST_API_MINOR, 5);
     EXPECT_EQ(host->major, PLEXUS_HOST_API_MAJOR);
-    EXPECT_EQ(host->minor, 4);
+    EXPECT_EQ(host->minor, 5);
     EXPECT_EQ(host->struct_size, sizeof(plexus_host_api_t));
     // What a component built for 1.1 checks before calling the last member.
     EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, progress_wait) + sizeof(void *));
@@ -62,13 +63,14 @@ TEST_F(HostApiRuntime, TheTableIsVersionOneFourAndHasEveryNewMember) {
     EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, mem_bind_local) + sizeof(void *));
     EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, param_is_set) + sizeof(void *));
     EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, proc_on_this_node) + sizeof(void *));
+    EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, ipv4_interfaces) + sizeof(void *));
     for (const void *fn : {(const void *)host->job_info, (const void *)host->job_secret,
                            (const void *)host->shm_name_prefix, (const void *)host->modex_put,
                            (const void *)host->modex_get, (const void *)host->fence,
                            (const void *)host->abort, (const void *)host->progress_wait,
                            (const void *)host->mem_bind_local, (const void *)host->shm,
                            (const void *)host->dgram, (const void *)host->param_is_set,
-                           (const void *)host->proc_on_this_node})
+                           (const void *)host->proc_on_this_node, (const void *)host->ipv4_interfaces})
         EXPECT_NE(fn, nullptr);
     // 1.0 members kept their places: a 1.0 component still finds them.
     EXPECT_LT(offsetof(plexus_host_api_t, topology_self_cpuset), offsetof(plexus_host_api_t, job_info));
@@ -139,6 +141,34 @@ TEST_F(HostApiRuntime, ProcOnThisNodeFollowsTheLocalPeers) {
     EXPECT_EQ(host->proc_on_this_node(rt->job().nspace.c_str(), 0), 1);
     EXPECT_EQ(host->proc_on_this_node(nullptr, 1), PLEXUS_ERR_NOT_FOUND);
     EXPECT_EQ(host->proc_on_this_node("another-job", 0), PLEXUS_ERR_NOT_FOUND);
+}
+
+// Host API 1.5: the interfaces the dgram facility looks up, for every component alike; loopback
+// is up on every machine the tests run on. A short array gets the count, never an overrun.
+TEST_F(HostApiRuntime, Ipv4InterfacesListLoopbackAndCountBeyondTheRoom) {
+    size_t count = 0;
+    ASSERT_EQ(host->ipv4_interfaces(nullptr, 0, &count), PLEXUS_SUCCESS);
+    ASSERT_GE(count, 1u);
+    std::vector<plexus_ipv4_interface_t> ifs(count + 1);
+    ifs.back().addr = 0xdeadbeef;
+    size_t again = 0;
+    ASSERT_EQ(host->ipv4_interfaces(ifs.data(), count, &again), PLEXUS_SUCCESS);
+    EXPECT_EQ(again, count);
+    EXPECT_EQ(ifs.back().addr, 0xdeadbeefu) << "written beyond max";
+    bool lo = false;
+    for (size_t i = 0; i < count; ++i) {
+        const plexus_ipv4_interface_t &f = ifs[i];
+        EXPECT_NE(f.name[0], '\0');
+        EXPECT_NE(f.index, 0u) << f.name;
+        if (f.addr == 0x7f000001u) {
+            lo = true;
+            EXPECT_TRUE(f.flags & PLEXUS_IF_LOOPBACK) << f.name;
+            EXPECT_EQ(f.netmask, 0xff000000u) << f.name;
+        }
+    }
+    EXPECT_TRUE(lo) << "127.0.0.1 is not among the interfaces";
+    EXPECT_EQ(host->ipv4_interfaces(nullptr, 2, &count), PLEXUS_ERR_BAD_PARAM);
+    EXPECT_EQ(host->ipv4_interfaces(ifs.data(), 1, nullptr), PLEXUS_ERR_BAD_PARAM);
 }
 
 TEST_F(HostApiRuntime, SecretAndPrefixAgreeWithTheRuntime) {

@@ -70,8 +70,10 @@ int fake_modex_put(const plexus_component_t *, const void *data, size_t len) {
     g_cards[{g_nspace, g_rank}].assign(b, b + len);
     return PLEXUS_SUCCESS;
 }
+int g_card_gets = 0;  // modex_get calls
 int fake_modex_get(const plexus_component_t *, const char *nspace, uint32_t rank, const void **data, size_t *len,
                    int) {
+    ++g_card_gets;
     auto it = g_cards.find({nspace ? nspace : g_nspace, rank});
     if (it == g_cards.end()) return PLEXUS_ERR_NOT_FOUND;
     *data = it->second.data();
@@ -90,6 +92,14 @@ int fake_param_is_set(const char *name) {
     if (std::string(name) == "btl_sm_single_copy_threshold") return g_threshold_source == "default" ? 0 : 1;
     if (std::string(name) == "btl_sm_single_copy_limit") return g_limit_source == "default" ? 0 : 1;
     return PLEXUS_ERR_NOT_FOUND;
+}
+
+// What the runtime says of a rank's node (host API 1.4); a rank not in the map is unknown to it
+// (PLEXUS_ERR_NOT_FOUND, as a process of another job), and its card decides.
+std::map<uint32_t, int> g_on_node;
+int fake_on_node(const char *, uint32_t rank) {
+    auto it = g_on_node.find(rank);
+    return it == g_on_node.end() ? PLEXUS_ERR_NOT_FOUND : it->second;
 }
 
 plexus_host_api_t make_host() {
@@ -112,6 +122,7 @@ plexus_host_api_t make_host() {
     h.modex_get = fake_modex_get;
     h.mem_bind_local = fake_bind;
     h.param_is_set = fake_param_is_set;
+    h.proc_on_this_node = fake_on_node;
     return h;
 }
 const plexus_host_api_t kHost = make_host();
@@ -150,6 +161,7 @@ protected:
         g_limit_source = "default";
         g_oversubscribed = false;
         g_cpus = 2;
+        g_on_node.clear();
     }
     // Opens n ranks with params; add_procs of the whole job unless told otherwise.
     void open_job(uint32_t n, const SmParams &p = SmParams{}, bool add = true) {
@@ -203,6 +215,27 @@ TEST_F(SmModuleTest, ReachesLocalPeersButNotItself) {
     EXPECT_EQ(m->exclusivity, PLEXUS_BTL_EXCLUSIVITY_NODE);
     EXPECT_EQ(m->eager_limit, 32768u);
     EXPECT_TRUE(m->caps & PLEXUS_BTL_CAP_FAST_CHANNELS);
+}
+
+// Issue 22: the runtime's node map (PMIx's, host API 1.4) decides which peers share the node, as
+// for btl_tcp: a peer it places elsewhere gets no endpoint and its card is not fetched, even when
+// the card's node identity (hostname + boot id) matches, as it does for the namespace "hosts" of
+// tests/multinode; a peer it places here is reached; one it does not know is judged by its card.
+TEST_F(SmModuleTest, TheRuntimesNodeMapDecidesWhoIsLocal) {
+    open_job(3, SmParams{}, false);
+    g_on_node = {{0, 1}, {1, 0}};  // rank 2: unknown to the runtime
+    g_card_gets = 0;
+    add_procs(0);
+    EXPECT_EQ(ranks[0].eps[1], nullptr) << "the runtime places rank 1 on another node";
+    EXPECT_NE(ranks[0].eps[2], nullptr) << "rank 2's card names this node";
+    EXPECT_EQ(g_card_gets, 1) << "only rank 2's card is fetched";
+    g_on_node = {{0, 1}, {1, 1}, {2, 1}};
+    add_procs(1);
+    add_procs(2);
+    ASSERT_EQ(send(2, 1, "placed here by the runtime"), PLEXUS_SUCCESS);
+    settle();
+    ASSERT_EQ(ranks[1].inbox.got.size(), 1u);
+    EXPECT_EQ(ranks[1].inbox.got[0].bytes, "placed here by the runtime");
 }
 
 TEST_F(SmModuleTest, AddingTwiceGivesTheSameEndpoint) {

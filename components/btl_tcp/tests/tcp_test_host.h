@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "components/btl_tcp/tcp_module.h"
+#include "framework/mca/host_api.h"
 
 namespace tcp_test {
 
@@ -71,6 +72,10 @@ inline int fake_modex_get(const plexus_component_t *, const char *nspace, uint32
 }
 inline void fake_abort(int status, const char *msg) { g_aborts.emplace_back(status, msg ? msg : ""); }
 inline int fake_on_node(const char *, uint32_t) { return g_local; }
+// The machine's interfaces as the core lists them (host API 1.5): the real lookup.
+inline int real_interfaces(plexus_ipv4_interface_t *out, size_t max, size_t *count) {
+    return plexus::mca::host_api_table()->ipv4_interfaces(out, max, count);
+}
 
 inline plexus_host_api_t make_host() {
     plexus_host_api_t h{};
@@ -87,6 +92,7 @@ inline plexus_host_api_t make_host() {
     h.modex_get = fake_modex_get;
     h.abort = fake_abort;
     h.proc_on_this_node = fake_on_node;
+    h.ipv4_interfaces = real_interfaces;
     return h;
 }
 inline const plexus_host_api_t kHost = make_host();

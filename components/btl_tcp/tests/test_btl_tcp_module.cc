@@ -489,4 +489,32 @@ TEST_F(TcpModuleTest, ABadInterfaceParameterNamesItAndTheInterfacesThatExist) {
         << why.text;
 }
 
+// The interfaces come from the core (host API 1.5, the lookup runtime_dgram_if uses): what its
+// table lists is what the parameters match, and a core without the call is declined with why.
+TEST_F(TcpModuleTest, InterfacesAreTheCoresListAndAnOlderCoreIsDeclined) {
+    static std::vector<plexus_ipv4_interface_t> listed;
+    listed.assign(1, plexus_ipv4_interface_t{});
+    std::snprintf(listed[0].name, sizeof listed[0].name, "%s", "lo");
+    listed[0].addr = 0x7f000001u;
+    listed[0].netmask = 0xff000000u;
+    listed[0].flags = PLEXUS_IF_LOOPBACK;
+    plexus_host_api_t h = make_host();
+    h.ipv4_interfaces = [](plexus_ipv4_interface_t *out, size_t max, size_t *count) {
+        *count = listed.size();
+        for (size_t i = 0; i < listed.size() && i < max; ++i) out[i] = listed[i];
+        return static_cast<int>(PLEXUS_SUCCESS);
+    };
+    TcpParams p = quick_params();
+    p.if_include = "eth0";  // exists on most machines, but not in the core's list here
+    plexus_reason_t why{};
+    EXPECT_EQ(TcpModule(&h, nullptr, p).open(&why), PLEXUS_ERR_BAD_PARAM);
+    EXPECT_NE(std::string(why.text).find("no IPv4 interface 'eth0' is up; interfaces here: lo (127.0.0.1/8)"),
+              std::string::npos)
+        << why.text;
+    h.struct_size = offsetof(plexus_host_api_t, ipv4_interfaces);  // a 1.4 core's table ends there
+    why = plexus_reason_t{};
+    EXPECT_EQ(TcpModule(&h, nullptr, quick_params()).open(&why), PLEXUS_ERR_NOT_AVAILABLE);
+    EXPECT_STREQ(why.text, "needs host API 1.5 (the core's interface list)");
+}
+
 }  // namespace

@@ -92,10 +92,11 @@ typedef int (*plexus_progress_fn_t)(void *ctx);
  * struct_size covers it and that it is set (PLEXUS_HOST_HAS, plexus/sdk/host.hpp), never
  * struct_size against its own sizeof(plexus_host_api_t). */
 #define PLEXUS_HOST_API_MAJOR 1
-#define PLEXUS_HOST_API_MINOR 4  /* 1.1: job info, secret, shm prefix, modex, fence, abort, wait
+#define PLEXUS_HOST_API_MINOR 5  /* 1.1: job info, secret, shm prefix, modex, fence, abort, wait
                                   * 1.2: mem_bind_local
                                   * 1.3: shm, dgram service tables; param_is_set
-                                  * 1.4: proc_on_this_node */
+                                  * 1.4: proc_on_this_node
+                                  * 1.5: ipv4_interfaces */
 
 /* Who this process is in its job (host API 1.1). The caller sets struct_size to
  * sizeof(plexus_job_info_t) as it was built; the core fills what both know. */
@@ -123,6 +124,20 @@ typedef struct plexus_job_info {
 /* The service tables of host API 1.3, each in its own header. */
 typedef struct plexus_shm_services plexus_shm_services_t;     /* plexus/shm.h */
 typedef struct plexus_dgram_services plexus_dgram_services_t; /* plexus/dgram.h */
+
+/* One IPv4 address of a network interface that is up (host API 1.5). A fixed layout: a later
+ * minor adds a call rather than change it. */
+#define PLEXUS_IFNAME_MAX 16      /* IFNAMSIZ */
+#define PLEXUS_IF_LOOPBACK 0x1u   /* IFF_LOOPBACK */
+#define PLEXUS_IF_MULTICAST 0x2u  /* IFF_MULTICAST */
+typedef struct plexus_ipv4_interface {
+    char name[PLEXUS_IFNAME_MAX]; /* NUL-terminated */
+    uint32_t addr;                /* host byte order */
+    uint32_t netmask;             /* host byte order */
+    uint32_t index;               /* if_nametoindex(name) */
+    uint32_t mtu;                 /* 0 when the kernel does not say */
+    uint32_t flags;               /* PLEXUS_IF_* */
+} plexus_ipv4_interface_t;
 
 /* The condition a progress wait waits for: nonzero when done. */
 typedef int (*plexus_done_fn_t)(void *ctx);
@@ -209,6 +224,14 @@ struct plexus_host_api {
      * job. PLEXUS_ERR_NOT_FOUND when the runtime does not know (another job, a rank beyond the
      * job's size): the caller decides by its own means (a node name in its business card). */
     int (*proc_on_this_node)(const char *nspace, uint32_t rank);
+
+    /* ---- Added in 1.5. ---- */
+
+    /* The IPv4 addresses of the interfaces that are up, in the kernel's order: the lookup behind
+     * runtime_dgram_if, so that every component names and matches interfaces alike. Fills at
+     * most max entries of out and sets *count to how many there are (more than max: call again
+     * with more room). PLEXUS_ERR_NOT_AVAILABLE when the system cannot list them. */
+    int (*ipv4_interfaces)(plexus_ipv4_interface_t *out, size_t max, size_t *count);
 };
 
 /* Helpers for writing a descriptor. */

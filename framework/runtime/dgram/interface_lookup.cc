@@ -36,26 +36,38 @@ std::string dotted(const in_addr &a) {
 
 }  // namespace
 
-Status find_ipv4_interface(const std::string &wanted, Ipv4Interface *out) {
+Status list_ipv4_interfaces(std::vector<Ipv4Interface> *out) {
+    out->clear();
     ifaddrs *raw = nullptr;
     if (::getifaddrs(&raw) != 0)
         return Status::error(PLEXUS_ERR_NOT_AVAILABLE, "getifaddrs failed: cannot list interfaces");
     std::unique_ptr<ifaddrs, IfaddrsDeleter> list(raw);
-    std::string valid;
     for (ifaddrs *i = raw; i; i = i->ifa_next) {
         if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !(i->ifa_flags & IFF_UP)) continue;
-        const in_addr a = reinterpret_cast<const sockaddr_in *>(i->ifa_addr)->sin_addr;
-        const std::string addr = dotted(a);
-        if (wanted == i->ifa_name || wanted == addr) {
-            out->name = i->ifa_name;
-            out->address = a;
-            out->index = ::if_nametoindex(i->ifa_name);
-            out->mtu = interface_mtu(i->ifa_name);
-            out->multicast = (i->ifa_flags & IFF_MULTICAST) != 0;
-            out->loopback = (i->ifa_flags & IFF_LOOPBACK) != 0;
+        Ipv4Interface f;
+        f.name = i->ifa_name;
+        f.address = reinterpret_cast<const sockaddr_in *>(i->ifa_addr)->sin_addr;
+        if (i->ifa_netmask) f.netmask = reinterpret_cast<const sockaddr_in *>(i->ifa_netmask)->sin_addr;
+        f.index = ::if_nametoindex(i->ifa_name);
+        f.mtu = interface_mtu(i->ifa_name);
+        f.multicast = (i->ifa_flags & IFF_MULTICAST) != 0;
+        f.loopback = (i->ifa_flags & IFF_LOOPBACK) != 0;
+        out->push_back(std::move(f));
+    }
+    return Status::ok();
+}
+
+Status find_ipv4_interface(const std::string &wanted, Ipv4Interface *out) {
+    std::vector<Ipv4Interface> all;
+    if (Status s = list_ipv4_interfaces(&all); !s) return s;
+    std::string valid;
+    for (const Ipv4Interface &i : all) {
+        const std::string addr = dotted(i.address);
+        if (wanted == i.name || wanted == addr) {
+            *out = i;
             return Status::ok();
         }
-        valid += (valid.empty() ? "" : ", ") + std::string(i->ifa_name) + " (" + addr + ")";
+        valid += (valid.empty() ? "" : ", ") + i.name + " (" + addr + ")";
     }
     return Status::error(PLEXUS_ERR_NOT_AVAILABLE,
                          "no IPv4 interface '" + wanted + "' is up (runtime_dgram_if); valid: " +
