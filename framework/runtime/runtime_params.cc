@@ -30,7 +30,10 @@ std::vector<mca::ParamSpec> runtime_specs() {
     const int64_t kU32 = std::numeric_limits<uint32_t>::max() - 1;  // max itself means "forever"
     mca::ParamSpec collect = int_spec("modex_collect", 0, 0, 1,
         "Make the init fence ship every business card to every process (true), instead of "
-        "fetching a peer's cards when it is first contacted (false: faster start at scale)", 6);
+        "fetching a peer's cards when it is first contacted (false: faster start at scale). "
+        "Unset, the cards are collected when the job spans more than one node: PMIx 4.2's "
+        "servers answer a direct fetch of a remote process's card from an older copy of its "
+        "data when they hold one (Slurm across hosts lost rank 0's cards so)", 6);
     collect.type = PLEXUS_PARAM_BOOL;
     collect.default_text = "false";
     collect.has_range = false;
@@ -79,7 +82,9 @@ RuntimeSettings runtime_settings(const mca::ParamRegistry &params) {
     RuntimeSettings s;
     s.verbose = static_cast<int>(int_of(params, "runtime_base_verbose"));
     s.modex_timeout_ms = static_cast<int>(int_of(params, "runtime_modex_timeout_ms"));
-    s.modex_collect = int_of(params, "runtime_modex_collect") != 0;
+    if (const mca::Param *collect = params.find("runtime_modex_collect");
+        collect && collect->source != mca::SourceKind::Default)
+        s.modex_collect = collect->value.i != 0;
     s.fence_timeout_ms = static_cast<int>(int_of(params, "runtime_fence_timeout_ms"));
     s.progress.spin_count = static_cast<uint32_t>(int_of(params, "runtime_progress_spin_count"));
     s.progress.yield_count = static_cast<uint32_t>(int_of(params, "runtime_progress_yield_count"));

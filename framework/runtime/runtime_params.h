@@ -2,6 +2,8 @@
 // with the others, and read by the runtime when it starts before, or without, a core.
 #pragma once
 
+#include <optional>
+
 #include "base/param_registry.h"
 #include "runtime/backoff.h"
 #include "runtime/dgram/dgram_params.h"
@@ -11,7 +13,9 @@ namespace plexus::runtime {
 struct RuntimeSettings {
     int verbose = 0;                // runtime_base_verbose
     int modex_timeout_ms = 60000;   // runtime_modex_timeout_ms: fetching one peer's card
-    bool modex_collect = false;     // runtime_modex_collect: the init fence ships every card
+    // runtime_modex_collect: the init fence ships every card. Unset (the user did not choose):
+    // collect when the job spans more than one node (Runtime::fence_init says why).
+    std::optional<bool> modex_collect;
     int fence_timeout_ms = 0;       // runtime_fence_timeout_ms: 0 waits as long as it takes
     BackoffPolicy progress;         // runtime_progress_*
     dgram::Settings dgram;          // runtime_dgram_*: the datagram facility

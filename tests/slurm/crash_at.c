@@ -10,6 +10,9 @@
  *   transfer    while an 8 MiB message to it is in flight (SIGKILL)
  *   abort       MPI_Abort(MPI_COMM_WORLD, 7)
  *   exit        exit(5) without MPI_Finalize
+ *   spawn       nobody fails: MPI_Comm_spawn of 2 copies where the launcher cannot start processes
+ *               (Slurm's PMIx plugin) returns MPI_ERR_SPAWN at every rank with every errcode set;
+ *               rank 0 prints "crash_at: PASS: spawn refused: <its message>", all finalize
  * Its own failures print "crash_at: FAILED: ..." and exit 1. */
 #include <mpi.h>
 #include <signal.h>
@@ -61,9 +64,37 @@ static void fail_at(const char *point) {
     fail("unknown point");
 }
 
+/* Spawn refused by the launcher: the class, no inter-communicator, every errcode, and the job
+ * goes on (a barrier and a clean finalize). */
+static int spawn_refused(const char *self) {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    char *args[] = {"none", "0", NULL};
+    MPI_Comm child = MPI_COMM_WORLD;
+    int codes[2] = {-7, -7};
+    const int rc = MPI_Comm_spawn(self, args, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &child, codes);
+    int cls = -1;
+    MPI_Error_class(rc, &cls);
+    if (cls != MPI_ERR_SPAWN) fail("MPI_Comm_spawn did not fail with MPI_ERR_SPAWN");
+    if (child != MPI_COMM_NULL) fail("a refused spawn left the inter-communicator set");
+    for (int i = 0; i < 2; ++i) {
+        int c = -1;
+        MPI_Error_class(codes[i], &c);
+        if (c != MPI_ERR_SPAWN) fail("an errcode of the refused spawn is not MPI_ERR_SPAWN");
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        char msg[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        MPI_Error_string(rc, msg, &len);
+        printf("crash_at: PASS: spawn refused: %s\n", msg);
+    }
+    MPI_Finalize();
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
-        fprintf(stderr, "usage: crash_at none|init|traffic|transfer|abort|exit RANK\n");
+        fprintf(stderr, "usage: crash_at none|init|traffic|transfer|abort|exit|spawn RANK\n");
         return 2;
     }
     const char *point = argv[1];
@@ -73,6 +104,7 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (strcmp(point, "init") == 0 && rank == victim) raise(SIGSEGV);
     if (strcmp(point, "init") != 0) ring_exchange();
+    if (strcmp(point, "spawn") == 0) return spawn_refused(argv[0]);
     if (strcmp(point, "none") == 0) {
         MPI_Barrier(MPI_COMM_WORLD);
         if (rank == 0) printf("crash_at: PASS: %d ranks\n", size);

@@ -9,4 +9,4 @@ slurm_tests = tests/slurm/srun_jobs.sh tests/slurm/crash_leftovers.sh
 if HAVE_PMIX
 TESTS += $(slurm_tests)
 endif
-EXTRA_DIST += $(slurm_tests) tests/slurm/slurm_cluster.sh tests/slurm/README.md
+EXTRA_DIST += $(slurm_tests) tests/slurm/slurm_cluster.sh tests/slurm/README.md tests/lib/slurm_daemons.sh

@@ -126,6 +126,10 @@ int launch(int n, const plexus_dpm_command_t cmds[], const char *const *env, cha
     }
     std::string ns;
     if (runtime::Status s = rt->spawn(requests, &ns); !s) {
+        // Slurm's PMIx plugin (srun --mpi=pmix) answers every spawn so: none of its servers starts processes.
+        if (s.code == PLEXUS_ERR_NOT_SUPPORTED)
+            s.message = "the launcher's PMIx server does not start processes (Slurm's srun --mpi=pmix does not; "
+                        "plexrun does): " + s.message;
         // plexrun --universe-size (and PRRTE without oversubscription) say so this way.
         const std::string why = s.code == PLEXUS_ERR_OUT_OF_RESOURCE
                                     ? std::to_string(total) + " more process(es) do not fit in the universe's free "
