@@ -307,10 +307,16 @@ static long rss_kib(void)
 static int thread_count(void) { return dpm_count_dir("/proc/self/task"); }
 
 /* The cycle after which everything made lazily exists (connections, pools, the allocator's
- * arenas) and nothing may grow any more; and how much resident memory may still move (pages
- * the allocator keeps or returns at its own pace, not per cycle). */
+ * arenas) and nothing may grow any more; how much resident memory may still move (pages the
+ * allocator keeps or returns at its own pace); and what libpmix keeps per spawned namespace in
+ * every client that learnt of it (heaptrack: three pmix_hash_table_init2 tables, about 52 KB,
+ * which no client call releases; docs/dynamic-processes.md), allowed per cycle on top. /dev/shm
+ * is the node's: other jobs (tests running beside this one) come and go there, but not one
+ * entry per cycle. */
 #define LOOP_WARM 20
 #define LOOP_RSS_SLACK_KIB 512
+#define LOOP_RSS_LIBPMIX_KIB 64
+#define LOOP_SHM_SLACK 16
 
 static void loop(int cycles)
 {
@@ -343,13 +349,14 @@ static void loop(int cycles)
         CHECK(fds_end <= fds, "open fds grew from %d (cycle %d) to %d (cycle %d)", fds, LOOP_WARM, fds_end, cycles);
         CHECK(threads_end <= threads, "threads grew from %d (cycle %d) to %d (cycle %d)", threads, LOOP_WARM,
               threads_end, cycles);
-        /* /dev/shm is the node's: other jobs may come and go, but not one entry per cycle. */
-        CHECK(shm_end <= shm + 2, "/dev/shm entries grew from %d (cycle %d) to %d (cycle %d)", shm, LOOP_WARM,
+        CHECK(shm_end <= shm + LOOP_SHM_SLACK, "/dev/shm entries grew from %d (cycle %d) to %d (cycle %d)", shm, LOOP_WARM,
               shm_end, cycles);
 #if !defined(__SANITIZE_ADDRESS__)
         /* (ASan keeps freed memory in quarantine, and LeakSanitizer checks leaks at exit there.) */
-        CHECK(rss_end <= rss + LOOP_RSS_SLACK_KIB, "resident memory grew from %ld KiB (cycle %d) to %ld KiB (cycle %d)",
-              rss, LOOP_WARM, rss_end, cycles);
+        const long allowed = LOOP_RSS_SLACK_KIB + (long)LOOP_RSS_LIBPMIX_KIB * (cycles - LOOP_WARM);
+        CHECK(rss_end <= rss + allowed,
+              "resident memory grew from %ld KiB (cycle %d) to %ld KiB (cycle %d), more than the %ld KiB allowed", rss,
+              LOOP_WARM, rss_end, cycles, allowed);
 #endif
     }
 }
