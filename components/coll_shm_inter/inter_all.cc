@@ -43,9 +43,9 @@ int inter_allgather(plexus_coll_module_t *self, const void *sendbuf, int sendcou
                 local_gather(c, sendbuf, sendcount, sendtype, group.data(), sendcount, sendtype))
             return rc;
     if (c.leader())
-        if (int rc = link_swap(c, group.data(), static_cast<int>(local_total), sendtype, recvbuf,
-                               static_cast<int>(remote_total), recvtype, kLeader,
-                               kTagInterAllgather))
+        if (int rc =
+                link_swap(c, group.data(), static_cast<int>(local_total), sendtype, recvbuf,
+                          static_cast<int>(remote_total), recvtype, kLeader, kTagInterAllgather))
             return rc;
     return theirs ? local_bcast(c, recvbuf, static_cast<int>(remote_total), recvtype)
                   : PLEXUS_COLL_SUCCESS;

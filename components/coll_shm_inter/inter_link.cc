@@ -59,8 +59,7 @@ int link_read(const Env &env, const LinkDesc &peer, size_t offset, void *dst, si
     plexus_shm_iovec_t local{dst, len};
     plexus_shm_remote_iovec_t remote{peer.addr + offset, len};
     plexus_reason_t why{};
-    return shm_of(env.host)->single_copy(peer.pid, &local, 1, &remote, 1, 0, &why) ==
-                   PLEXUS_SUCCESS
+    return shm_of(env.host)->single_copy(peer.pid, &local, 1, &remote, 1, 0, &why) == PLEXUS_SUCCESS
                ? 1
                : 0;
 }
@@ -76,8 +75,7 @@ int link_send(Call &c, const void *buf, int count, plexus_coll_dtype_t *type, in
     if (int rc = svc->send(&mine, sizeof mine, svc->byte_type, peer, kTagLinkDesc, c.comm))
         return rc;
     // Until this answer comes the peer may be reading the buffer.
-    if (int rc = svc->recv(&got, sizeof got, svc->byte_type, peer, kTagLinkAck, c.comm))
-        return rc;
+    if (int rc = svc->recv(&got, sizeof got, svc->byte_type, peer, kTagLinkAck, c.comm)) return rc;
     if (got) return PLEXUS_COLL_SUCCESS;
     return svc->send(data.data(), static_cast<int>(data.bytes()), svc->byte_type, peer, tag,
                      c.comm);
@@ -94,8 +92,7 @@ int link_recv(Call &c, void *buf, int count, plexus_coll_dtype_t *type, int peer
     const LinkDesc mine = link_desc(c.m->env, nullptr, 0);
     const int got =
         link_same_node(mine, theirs) ? read_peer(c.m->env, theirs, data.data(), data.bytes()) : 0;
-    if (int rc = svc->send(&got, sizeof got, svc->byte_type, peer, kTagLinkAck, c.comm))
-        return rc;
+    if (int rc = svc->send(&got, sizeof got, svc->byte_type, peer, kTagLinkAck, c.comm)) return rc;
     if (!got)
         if (int rc = svc->recv(data.data(), static_cast<int>(data.bytes()), svc->byte_type, peer,
                                tag, c.comm))
@@ -147,8 +144,8 @@ int link_swap(Call &c, const void *sendbuf, int sendcount, plexus_coll_dtype_t *
     // The larger direction decides: both sides see the same two sizes.
     if (!linked(c, std::max(out.bytes(), in.bytes())) || !fits_int(out.bytes()) ||
         !fits_int(in.bytes()))
-        return svc->sendrecv(sendbuf, sendcount, sendtype, peer, recvbuf, recvcount, recvtype,
-                             peer, tag, c.comm);
+        return svc->sendrecv(sendbuf, sendcount, sendtype, peer, recvbuf, recvcount, recvtype, peer,
+                             tag, c.comm);
     if (int rc = out.pack()) return rc;
     const LinkDesc mine = link_desc(c.m->env, out.data(), out.bytes());
     LinkDesc theirs{};
@@ -158,8 +155,8 @@ int link_swap(Call &c, const void *sendbuf, int sendcount, plexus_coll_dtype_t *
     const int got =
         link_same_node(mine, theirs) ? read_peer(c.m->env, theirs, in.data(), in.bytes()) : 0;
     int peer_read = 0;
-    if (int rc = svc->sendrecv(&got, sizeof got, svc->byte_type, peer, &peer_read,
-                               sizeof peer_read, svc->byte_type, peer, kTagLinkAck, c.comm))
+    if (int rc = svc->sendrecv(&got, sizeof got, svc->byte_type, peer, &peer_read, sizeof peer_read,
+                               svc->byte_type, peer, kTagLinkAck, c.comm))
         return rc;
     // What either side could not read travels by point-to-point.
     plexus_coll_request_t *reqs[2] = {nullptr, nullptr};
@@ -168,8 +165,8 @@ int link_swap(Call &c, const void *sendbuf, int sendcount, plexus_coll_dtype_t *
         rc = svc->isend(out.data(), static_cast<int>(out.bytes()), svc->byte_type, peer, tag,
                         c.comm, &reqs[n++]);
     if (!got && rc == PLEXUS_COLL_SUCCESS)
-        rc = svc->irecv(in.data(), static_cast<int>(in.bytes()), svc->byte_type, peer, tag,
-                        c.comm, &reqs[n++]);
+        rc = svc->irecv(in.data(), static_cast<int>(in.bytes()), svc->byte_type, peer, tag, c.comm,
+                        &reqs[n++]);
     if (n > 0) {
         const int waited = svc->waitall(n, reqs);
         if (rc == PLEXUS_COLL_SUCCESS) rc = waited;

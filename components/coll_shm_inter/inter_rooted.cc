@@ -33,7 +33,8 @@ int inter_reduce(plexus_coll_module_t *self, const void *sendbuf, void *recvbuf,
                  plexus_coll_comm_t *comm) {
     if (root == PLEXUS_COLL_PROC_NULL) return PLEXUS_COLL_SUCCESS;
     Call c = call_of(self, comm);
-    if (root == PLEXUS_COLL_ROOT) return link_recv(c, recvbuf, count, type, kLeader, kTagInterReduce);
+    if (root == PLEXUS_COLL_ROOT)
+        return link_recv(c, recvbuf, count, type, kLeader, kTagInterReduce);
     Temp partial(c.m->temps[0]);  // the group's reduction, at the leader (recvbuf means nothing
                                   // outside the root)
     if (c.leader())
@@ -51,8 +52,7 @@ int inter_gather(plexus_coll_module_t *self, const void *sendbuf, int sendcount,
     if (root == PLEXUS_COLL_ROOT) {
         const long total = static_cast<long>(c.remote_size) * recvcount;
         if (total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
-        return link_recv(c, recvbuf, static_cast<int>(total), recvtype, kLeader,
-                         kTagInterGather);
+        return link_recv(c, recvbuf, static_cast<int>(total), recvtype, kLeader, kTagInterGather);
     }
     const long total = static_cast<long>(c.size) * sendcount;
     if (total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
@@ -78,16 +78,15 @@ int inter_scatter(plexus_coll_module_t *self, const void *sendbuf, int sendcount
     if (root == PLEXUS_COLL_ROOT) {
         const long total = static_cast<long>(c.remote_size) * sendcount;
         if (total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
-        return link_send(c, sendbuf, static_cast<int>(total), sendtype, kLeader,
-                         kTagInterScatter);
+        return link_send(c, sendbuf, static_cast<int>(total), sendtype, kLeader, kTagInterScatter);
     }
     const long total = static_cast<long>(c.size) * recvcount;
     if (total > INT_MAX) return PLEXUS_COLL_ERR_UNSUPPORTED;
     Temp group(c.m->temps[0]);  // every block of the group, at the leader, as recvtype items
     if (c.leader()) {
         if (int rc = group.init(c.svc, recvtype, total)) return rc;
-        if (int rc =
-                link_recv(c, group.data(), static_cast<int>(total), recvtype, root, kTagInterScatter))
+        if (int rc = link_recv(c, group.data(), static_cast<int>(total), recvtype, root,
+                               kTagInterScatter))
             return rc;
     }
     size_t bytes = 0;

@@ -19,10 +19,10 @@ constexpr plexus_coll_functions_t kIntra = {
 // coll_basic, and so are Alltoallv / w. The v forms of the rooted ones are coll_basic's too: only
 // the root knows the counts, so its direct messages beat any local phase.
 constexpr plexus_coll_functions_t kInter = {
-    inter_barrier, inter_bcast,   inter_reduce,   inter_allreduce,      inter_gather,
-    nullptr,       inter_scatter, nullptr,        inter_allgather,      nullptr,
-    inter_alltoall, nullptr,      nullptr,        inter_reduce_scatter, inter_reduce_scatter_block,
-    nullptr,       nullptr};
+    inter_barrier,  inter_bcast,   inter_reduce, inter_allreduce,      inter_gather,
+    nullptr,        inter_scatter, nullptr,      inter_allgather,      nullptr,
+    inter_alltoall, nullptr,       nullptr,      inter_reduce_scatter, inter_reduce_scatter_block,
+    nullptr,        nullptr};
 
 void destroy(plexus_coll_module_t *self) {
     delete &module_of(self);

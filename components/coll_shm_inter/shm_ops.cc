@@ -59,9 +59,9 @@ int reduce(const Env &env, TwoLevel &two, const void *sendbuf, void *recvbuf, in
         return PLEXUS_COLL_DECLINE;
     const size_t item = static_cast<size_t>(info.extent), bytes = item * static_cast<size_t>(count);
     const size_t table = root < 0 ? env.params->allreduce_max : env.params->reduce_max;
-    const bool by_copy = by_single_copy(two, bytes,
-                                        root < 0 ? env.params->allreduce_single_copy_from
-                                                 : env.params->reduce_single_copy_from);
+    const bool by_copy = by_single_copy(
+        two, bytes,
+        root < 0 ? env.params->allreduce_single_copy_from : env.params->reduce_single_copy_from);
     // The segment's path combines items in its slots; single copy in pieces of any size.
     const bool fits_slot = item <= two.engine().layout().chunk;
     if (!(by_copy || (within(env, bytes, table) && fits_slot)) || !fits_int(bytes))
@@ -92,9 +92,9 @@ int gather(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount,
         return rc;
     }
     const size_t block = mine.bytes();
-    const bool by_copy = by_single_copy(two, block,
-                                        root < 0 ? env.params->allgather_single_copy_from
-                                                 : env.params->gather_single_copy_from);
+    const bool by_copy = by_single_copy(
+        two, block,
+        root < 0 ? env.params->allgather_single_copy_from : env.params->gather_single_copy_from);
     const bool served =
         by_copy ||
         within(env, block, root < 0 ? env.params->allgather_max : env.params->gather_max);

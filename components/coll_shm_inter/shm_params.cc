@@ -58,10 +58,11 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                        "Allreduce by single copy (stripes combined as for Reduce, then written "
                        "into every process's result) from this many bytes; 0: never",
                        6),
-            size_param("gather_single_copy_bytes", &s.gather_single_copy_from, "32k",
-                       "Gather (each block written into the root's buffer) and Scatter (each "
-                       "block read from it) by single copy from this many bytes per block; 0: never",
-                       6),
+            size_param(
+                "gather_single_copy_bytes", &s.gather_single_copy_from, "32k",
+                "Gather (each block written into the root's buffer) and Scatter (each "
+                "block read from it) by single copy from this many bytes per block; 0: never",
+                6),
             size_param("allgather_single_copy_bytes", &s.allgather_single_copy_from, "32k",
                        "Allgather by single copy (every process reads every block) from this many "
                        "bytes per block; 0: never",

@@ -45,8 +45,8 @@ int Engine::write_to(int rank, uint64_t addr, const void *src, size_t len) const
 
 // Items [lo, hi) of every process's input (published in cma_addr) combined into acc, right to
 // left so that x_i stays the left operand: acc = x0 op (x1 op (... op x(p-1))).
-int Engine::combine_stripe(const void *in, size_t lo, size_t hi, size_t item_bytes,
-                           Combine combine, uint8_t *acc) {
+int Engine::combine_stripe(const void *in, size_t lo, size_t hi, size_t item_bytes, Combine combine,
+                           uint8_t *acc) {
     const int p = layout_.procs;
     const auto *mine = static_cast<const uint8_t *>(in);
     const size_t per_piece = std::max<size_t>(1, kPieceBytes / item_bytes);

@@ -23,8 +23,8 @@ enum Tag : int {
     kTagInterScatter = 925,
     kTagInterAllgather = 926,
     kTagInterReduceScatter = 927,
-    kTagLinkDesc = 930,  // inter_link: where the sender's bytes are
-    kTagLinkAck = 931,   // inter_link: read (1), or send them (0)
+    kTagLinkDesc = 930,       // inter_link: where the sender's bytes are
+    kTagLinkAck = 931,        // inter_link: read (1), or send them (0)
     kTagInterAlltoall = 932,  // blocks that could not be read
 };
 

@@ -42,7 +42,9 @@ struct Group {
     Layout layout;
     SharedMap map;  // the segment, then room for the test's own shared words
     explicit Group(int n) : layout(make_layout(n, kChunk)), map(layout.total_bytes() + 4096) {}
-    uint64_t *words() const { return reinterpret_cast<uint64_t *>(map.base() + layout.total_bytes()); }
+    uint64_t *words() const {
+        return reinterpret_cast<uint64_t *>(map.base() + layout.total_bytes());
+    }
 };
 
 Engine engine_for(const Group &s, int rank) {
@@ -133,8 +135,8 @@ TEST(ShmSingleCopy, ReduceKeepsRankOrderAtEveryRootAndInPlace) {
                             std::memcpy(out.data(), in.data(), count * sizeof(Affine));
                             src = out.data();
                         }
-                        CHILD_CHECK(e.reduce_by_single_copy(src, gets ? out.data() : nullptr,
-                                                            count, sizeof(Affine),
+                        CHILD_CHECK(e.reduce_by_single_copy(src, gets ? out.data() : nullptr, count,
+                                                            sizeof(Affine),
                                                             Combine{compose, nullptr}, root) == 0);
                         // Inputs are never written.
                         for (size_t i = 0; i < count && src == in.data(); ++i)
@@ -209,9 +211,9 @@ TEST(ShmSingleCopy, GatherAllgatherAndScatterMoveEveryBlock) {
                     CHILD_CHECK(e.scatter_by_single_copy(all.data(), block, mine.data(), root) ==
                                 0);
                     for (size_t i = 0; i < block; ++i)
-                        CHILD_CHECK(mine[i] ==
-                                    pattern(root + 50, static_cast<size_t>(rank) * block + i,
-                                            round));
+                        CHILD_CHECK(mine[i] == pattern(root + 50,
+                                                       static_cast<size_t>(rank) * block + i,
+                                                       round));
                     CHILD_CHECK(mine[block] == 0xEE);
                 }
             return 0;
@@ -243,8 +245,7 @@ TEST(ShmSingleCopy, MixedWithSlotCallsBackToBack) {
                 CHILD_CHECK(e.reduce_by_single_copy(in.data(), out.data(), 50, sizeof(Affine),
                                                     Combine{compose, nullptr}, r) == 0);
                 if (r < 0 || rank == r)
-                    for (size_t i = 0; i < 50; ++i)
-                        CHILD_CHECK(out[i].m == want_of(n, i, round).m);
+                    for (size_t i = 0; i < 50; ++i) CHILD_CHECK(out[i].m == want_of(n, i, round).m);
             }
             {
                 std::vector<uint8_t> mine(30), all(30 * n);
