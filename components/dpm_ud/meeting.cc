@@ -3,7 +3,9 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -36,13 +38,22 @@ int gather_ints(const MeetingContext &c, Group g, int mine, std::vector<int> *al
 // elsewhere they are overwritten. Success with the root's *data, or its error class with its
 // message set at every process. A failing bcast's class is returned as it is.
 int spread(const MeetingContext &c, Group g, int rc, const std::string &why, Bytes *data) {
+    // One bcast carries the outcome and a short message whole (every step but the cards): each
+    // collective step costs a scheduling round when the node is crowded.
+    constexpr size_t kInline = 512;
     Bytes payload;
     if (is_root(c, g)) payload = rc ? Bytes(why.begin(), why.end()) : *data;
+    uint8_t first[8 + kInline] = {};
     int32_t head[2] = {rc, static_cast<int32_t>(payload.size())};
-    if (int b = bcast(c, g, head, sizeof head)) return b;
-    payload.resize(static_cast<size_t>(head[1]));
-    if (head[1] > 0)
-        if (int b = bcast(c, g, payload.data(), head[1])) return b;
+    std::memcpy(first, head, sizeof head);
+    std::memcpy(first + sizeof head, payload.data(), std::min(payload.size(), kInline));
+    if (int b = bcast(c, g, first, sizeof first)) return b;
+    std::memcpy(head, first, sizeof head);
+    const size_t len = static_cast<size_t>(head[1]);
+    payload.resize(len);
+    std::memcpy(payload.data(), first + sizeof head, std::min(len, kInline));
+    if (len > kInline)
+        if (int b = bcast(c, g, payload.data() + kInline, static_cast<int>(len - kInline))) return b;
     if (head[0] != PLEXUS_DPM_SUCCESS) {
         c.s->set_error("%s", std::string(payload.begin(), payload.end()).c_str());
         return head[0];
