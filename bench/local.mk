@@ -20,7 +20,7 @@ EXTRA_DIST += bench/osc_sm/run.sh bench/osc_sm/osc_sm_bench.c
 
 # Job launch time against Open MPI's and MPICH's mpirun (bench/launch/run.sh): one MPI hello
 # built with each implementation's compiler wrapper.
-EXTRA_DIST += bench/launch/run.sh bench/launch/hello_mpi.c
+EXTRA_DIST += bench/launch/run.sh bench/launch/hello_mpi.c bench/launch/srun.sh bench/pt2pt/across_hosts.sh
 
 BENCH_RESULTS = $(abs_top_srcdir)/bench/results
 if HAVE_PMIX
