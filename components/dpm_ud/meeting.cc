@@ -46,12 +46,12 @@ int spread(const MeetingContext &c, Group g, int rc, const std::string &why, Byt
     uint8_t first[8 + kInline] = {};
     int32_t head[2] = {rc, static_cast<int32_t>(payload.size())};
     std::memcpy(first, head, sizeof head);
-    std::memcpy(first + sizeof head, payload.data(), std::min(payload.size(), kInline));
+    if (!payload.empty()) std::memcpy(first + sizeof head, payload.data(), std::min(payload.size(), kInline));
     if (int b = bcast(c, g, first, sizeof first)) return b;
     std::memcpy(head, first, sizeof head);
     const size_t len = static_cast<size_t>(head[1]);
     payload.resize(len);
-    std::memcpy(payload.data(), first + sizeof head, std::min(len, kInline));
+    if (len > 0) std::memcpy(payload.data(), first + sizeof head, std::min(len, kInline));
     if (len > kInline)
         if (int b = bcast(c, g, payload.data() + kInline, static_cast<int>(len - kInline))) return b;
     if (head[0] != PLEXUS_DPM_SUCCESS) {
