@@ -3,8 +3,9 @@
 to a group of m costs in ud mode (datagrams) and in rc mode (a TCP connection between the roots
 first), for groups up to 4,096 processes, from per-message costs measured on this machine.
 
-The exchange, as the issue and the paper (section 5.3.3) describe it, for the accepting group A
-(n processes) and the connecting group B (m):
+The exchange, as the issue and the paper (section 5.3.3) describe it and components/dpm_ud
+trades it, for the accepting group A (n processes) and the connecting group B (m):
+  gather  each root gathers its group's business cards (binomial)
   cid     each group agrees on its context-id proposal (the core's agreement: a MAX allreduce and
           an AND of id windows, two small allreduces)
   hdr     B's root sends group size, id and context id in one datagram (hello); A's root
@@ -14,6 +15,8 @@ The exchange, as the issue and the paper (section 5.3.3) describe it, for the ac
   cards   the roots exchange their groups' business cards: m * card bytes one way, n * card the
           other (ud: fragmented datagrams, acknowledged; rc: the TCP stream)
   bc2     each root broadcasts the other group's cards in its group
+  sync    building the inter-communicator (a small allreduce), gathering the build status,
+          broadcasting done: small collectives in each group
   done    the starter's "built" and the answerer's last word (ud: datagrams; rc: TCP)
   c0      what the model does not see (the MPI layer, building the communicator, the port):
           one constant per mode, taken from the measured 1 + 1 connect when there is one
@@ -72,16 +75,20 @@ def solve(m, v):
     return [a[i][n] / a[i][i] for i in range(n)]
 
 
-def least_squares(rows, ys):
-    """Coefficients x minimising |rows x - ys|; a coefficient that comes out negative (noise:
+def least_squares(rows, ys, relative=False):
+    """Coefficients x minimising |rows x - ys| (relative: each row's error over its y, so that
+    a 60 us point weighs as much as a 200 ms one); a coefficient that comes out negative (noise:
     a cost cannot be) is dropped and the rest refitted."""
+    if relative:
+        rows = [[v / y for v in r] for r, y in zip(rows, ys)]
+        ys = [1.0] * len(ys)
     k = len(rows[0])
     keep = list(range(k))
     while True:
         ata = [[sum(r[i] * r[j] for r in rows) for j in keep] for i in keep]
         aty = [sum(r[i] * y for r, y in zip(rows, ys)) for i in keep]
         x = solve(ata, aty)
-        neg = [keep[i] for i, v in enumerate(x) if v < 0 and keep[i] != 0]
+        neg = [keep[i] for i, v in enumerate(x) if v < 0]
         if not neg:
             out = [0.0] * k
             for i, v in zip(keep, x):
@@ -133,6 +140,15 @@ class Costs:
     def cid(self, k):
         return 2 * 2 * rounds(k) * self.p2p(64)  # two allreduces: reduce + bcast each
 
+    def gather(self, k, nbytes):
+        """Binomial gather of nbytes from each of k processes: round r moves 2^r blocks."""
+        return sum(self.p2p(nbytes * 2 ** r) for r in range(rounds(k)))
+
+    def sync(self, k):
+        # intercomm_create's local id (an allreduce), the gathered build status, the bcast of
+        # done: four small steps per round
+        return 4 * rounds(k) * self.p2p(8)
+
     def steps(self, mode, n, m):
         """The exchange's parts in us, in order."""
         common = {
@@ -148,8 +164,9 @@ class Costs:
             hdr += self.tcp_setup  # the hello_ack named the TCP port: connect, prove, then the rest
             cards = self.tcp_x(m * self.card, n * self.card)
             done = self.tcp_x(HDR_BYTES, HDR_BYTES)
-        return {"cid": common["cid"], "hdr": hdr, "bc1": common["bc1"], "cards": cards,
-                "bc2": common["bc2"], "done": done}
+        return {"gather": max(self.gather(n, self.card), self.gather(m, self.card)),
+                "cid": common["cid"], "hdr": hdr, "bc1": common["bc1"], "cards": cards,
+                "bc2": common["bc2"], "sync": max(self.sync(n), self.sync(m)), "done": done}
 
     def total(self, mode, n, m, c0=0.0):
         return sum(self.steps(mode, n, m).values()) + c0
@@ -183,7 +200,7 @@ def fit_dgram(link_rows, small_rows, link_payload, small_payload):
             ys.append(float(r["median_us"]))
     if len(rows) < 3:
         raise ValueError("fewer than 3 loss-free dgram_rr points")
-    return least_squares(rows, ys)
+    return least_squares(rows, ys, relative=True)
 
 
 def fit_tcp(rows):
@@ -191,7 +208,8 @@ def fit_tcp(rows):
     ex = [r for r in rows if r["kind"] == "exchange"]
     if not setup or len(ex) < 2:
         raise ValueError("tcp_rr output lacks the connect row or two exchange sizes")
-    a, b = least_squares([[1.0, 2.0 * int(r["bytes"])] for r in ex], [float(r["median_us"]) for r in ex])
+    a, b = least_squares([[1.0, 2.0 * int(r["bytes"])] for r in ex], [float(r["median_us"]) for r in ex],
+                         relative=True)
     return setup[0], (a, b)
 
 
@@ -208,11 +226,13 @@ def p2p_from(latency_rows, config):
 
 
 def measured_connects(rows):
-    """{mode: {(n, m): mean_us}} for the ud and rc configurations."""
+    """{mode: {(n, m): us}} for the ud and rc configurations: the parent root's fastest connect,
+    the one least disturbed by the other processes of a loaded machine (the model's costs are
+    medians of quiet exchanges too)."""
     out = {}
     for r in rows:
         if r["config"] in ("ud", "rc"):
-            out.setdefault(r["config"], {})[(int(r["parents"]), int(r["children"]))] = float(r["mean_us"])
+            out.setdefault(r["config"], {})[(int(r["parents"]), int(r["children"]))] = float(r["root_min_us"])
     return out
 
 
@@ -244,7 +264,7 @@ def report(costs_link, costs_small, small_mtu, measured, out_dir, notes):
     print("  c0 (what the model does not see, from the measured 1 + 1 connect): ud %s, rc %s" % (
         said["ud"], said["rc"]))
 
-    print("\nPredicted against measured (MPI_Comm_connect/accept, mean, max over processes), us")
+    print("\nPredicted against measured (MPI_Comm_accept at the parent root, the fastest of the run), us")
     if not measured:
         print("  no ud or rc connect measured (dpm_ud not installed, or its runs failed): nothing to check")
     print("%-5s %7s %8s %12s %12s %12s %10s" % ("mode", "parents", "children", "model", "model+c0", "measured", "meas/model+c0"))
@@ -272,7 +292,9 @@ def report(costs_link, costs_small, small_mtu, measured, out_dir, notes):
             shape = "1 parent + m children" if one_sided else "n = m"
             print("  crossover (%s, %s): %s" % (label, shape,
                   "none up to 4,096: ud is cheaper everywhere" if x is None else
-                  "rc cheaper at every size" if x == 1 else "rc cheaper from %d processes per group on" % x))
+                  "rc cheaper at every size" if x == 1 else
+                  "rc cheaper from %d processes per group on (%d in both groups together, the unit of "
+                  "dpm_ud_auto_threshold)" % (x, x + 1 if one_sided else 2 * x)))
     big = costs_link.steps("ud", 4096, 4096)
     print("  where ud's time goes at 4096 + 4096: " + ", ".join("%s %s" % (k, fmt_us(v)) for k, v in big.items()))
     big = costs_link.steps("rc", 4096, 4096)
@@ -367,10 +389,12 @@ def self_test():
     hello = 50 + 0.064 + 6
     expect("ud 1+1", costs.total("ud", 1, 1), hello + (50 + 2 + 6) + hello)
     expect("rc 1+1", costs.total("rc", 1, 1), hello + 80 + (20 + 2) + (20 + 0.064))
-    # 4 + 2: agreement over 4 (2 rounds, 4 allreduce steps of p2p(64)), header broadcast over
-    # 4, cards of 2000 and 4000 bytes, the larger broadcast over 4 (2 rounds of p2p(2000)).
+    # 4 + 2: the gather of cards over 4 (blocks of 1000 then 2000 bytes), agreement over 4 (2
+    # rounds, 4 allreduce steps of p2p(64)), header broadcast over 4, cards of 2000 and 4000
+    # bytes, the larger broadcast over 4 (2 rounds of p2p(2000)), 4 small steps per round.
     p64 = p2p(64)
-    want = 4 * 2 * p64 + hello + 2 * p2p(32) + (50 + 6 + 3 * (2 + 3)) + max(2 * p2p(2000), 1 * p2p(4000)) + hello
+    want = (p2p(1000) + p2p(2000)) + 4 * 2 * p64 + hello + 2 * p2p(32) + (50 + 6 + 3 * (2 + 3)) + \
+        max(2 * p2p(2000), 1 * p2p(4000)) + 4 * 2 * p2p(8) + hello
     expect("ud 4+2", costs.total("ud", 4, 2), want)
     # A per-fragment cost large enough makes rc cheaper from some size on, and the crossover is
     # the first size where it is.

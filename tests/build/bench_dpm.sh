@@ -96,7 +96,7 @@ if command -v python3 >/dev/null; then
   printf 'loss,bytes,iters,median_us\n0,0,9,56\n0,1024,9,58.048\n0,16384,9,136.768\n0,1048576,9,5417.152\n' >"$work/ds.csv"
   printf 'kind,bytes,median_us,mean_us,iters\nconnect,32,80,80,9\nexchange,0,20,20,9\nexchange,1000,22,22,9\n' >"$work/tcp.csv"
   printf 'config,pair,size,best_us,median_us,round_trips\npmix,intra,8,1,1,9\npmix,intra,4194304,1,1,9\n' >"$work/lat.csv"
-  printf 'config,parents,children,first_us,mean_us,root_min_us,iters\nud,1,1,300,269.728,150,5\nud,2,2,300,400,250,5\n' >"$work/conn.csv"
+  printf 'config,parents,children,first_us,mean_us,root_min_us,iters\nud,1,1,300,400,269.728,5\nud,2,2,300,500,400,5\n' >"$work/conn.csv"
   run model python3 "$src/model.py" --dgram "$work/dl.csv" --dgram-small "$work/ds.csv" --tcp "$work/tcp.csv" \
     --latency "$work/lat.csv" --connect "$work/conn.csv" --card-bytes 800 --out "$work/model"
   expect_status 0
