@@ -23,7 +23,7 @@ fi
 # default BTLs with btl_tcp's connections logged.
 across() {
   _n=$1 _nodes=$2 _r=$3; shift 3
-  run -t 150 "$_n" env PLEXUS_MCA_btl_base_verbose=10 LSAN_OPTIONS="$lsan" \
+  run -t 150 "$_n" env PLEXUS_MCA_btl_base_verbose=10 PLEXUS_MCA_runtime_base_verbose=1 LSAN_OPTIONS="$lsan" \
     srun --mpi=pmix -l -O -N "$_nodes" -n "$_r" --distribution=block "$@"
 }
 
@@ -53,6 +53,8 @@ expect_nothing_left() {
 
 across pingpong_2x1 2 2 "$work/bin/pingpong"
 expect_status 0
+# A job across nodes collects every card at its init fence (the lost cards, README).
+expect_count "$err" 2 'init fence \(collecting every card\) took'
 expect_contains "$out" "pingpong: PASS: 2 ranks"
 expect_contains "$err" "on host $mn_host2 ($mn_addr2:"
 expect_tcp_only_across 2

@@ -21,9 +21,16 @@ for n in 1 2 4 8; do
 done
 
 # The collecting init fence ships every card to every rank; fetching then never asks the server.
-run collect "$plexrun" -n 4 --timeout 120 --mca runtime_modex_collect 1 "$prog"
+run collect "$plexrun" -n 4 --timeout 120 --mca runtime_modex_collect 1 --mca runtime_base_verbose 1 "$prog"
 expect_status 0
 expect_count 4 '^rank [^ ]+:[0-9]+: OK$'
+expect_count 4 'init fence \(collecting every card\) took'
+
+# Unset, a job on one node fetches cards on first contact (across nodes it collects them:
+# tests/multinode/srun_across.sh).
+run on_one_node "$plexrun" -n 2 --timeout 120 --mca runtime_base_verbose 1 "$prog"
+expect_status 0
+expect_count 2 'init fence \(cards fetched on first contact\) took'
 
 run spawn "$plexrun" -n 2 --timeout 120 "$prog" --spawn
 expect_status 0
