@@ -59,7 +59,7 @@ int PMPI_Get_library_version(char *version, int *resultlen) {
     if (int rc = check_pointer("MPI_Get_library_version", MPI_COMM_WORLD, version, "version")) return rc;
     if (int rc = check_pointer("MPI_Get_library_version", MPI_COMM_WORLD, resultlen, "resultlen")) return rc;
     const int n = std::snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
-                                "Plexus %s (MPI %d.%d, point-to-point, up to MPI_THREAD_FUNNELED), built with %s %s",
+                                "Plexus %s (MPI %d.%d, up to MPI_THREAD_FUNNELED), built with %s %s",
                                 PACKAGE_VERSION, MPI_VERSION, MPI_SUBVERSION,
 #if defined(__clang__)
                                 "clang",
