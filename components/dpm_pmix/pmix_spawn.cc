@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <plexus/sdk/dpm_spawn.hpp>
+
 #include "meeting.h"
 #include "pmix_module.h"
 
@@ -23,10 +25,6 @@ int launch(PmixModule &m, int n, const plexus_dpm_command_t cmds[], const std::s
     return s->launch(n, cmds, env, nspace, sizeof nspace, codes->data());
 }
 
-int bcast(const plexus_dpm_services_t *s, void *buf, int bytes, int root, plexus_coll_comm_t *comm) {
-    return s->coll->dispatch->bcast(nullptr, buf, bytes, s->coll->byte_type, root, comm);
-}
-
 }  // namespace
 
 int spawn(plexus_dpm_module_t *self, int n, const plexus_dpm_command_t cmds[], int root, plexus_coll_comm_t *comm,
@@ -43,19 +41,8 @@ int spawn(plexus_dpm_module_t *self, int n, const plexus_dpm_command_t cmds[], i
         rc = launch(m, n, cmds, tag, &codes);
         mark("spawn %s: the job manager answered (PMIx_Spawn returned %d)", tag.c_str(), rc);
     }
-    // The outcome and the errcodes reach every parent: errcodes are significant everywhere.
-    int32_t head[2] = {rc, static_cast<int32_t>(codes.size())};
-    if (int b = bcast(s, head, sizeof head, root, comm)) return b;
-    rc = head[0];
-    codes.resize(static_cast<size_t>(head[1]));
-    if (head[1] > 0)
-        if (int b = bcast(s, codes.data(), head[1] * static_cast<int>(sizeof(int)), root, comm)) return b;
-    if (errcodes)
-        for (size_t i = 0; i < codes.size(); ++i) errcodes[i] = codes[i];
-    if (rc != PLEXUS_DPM_SUCCESS) {
-        if (!is_root) s->set_error("the root could not start the processes (its error says why)");
-        return rc;
-    }
+    rc = sdk::share_spawn_outcome(s, rc, &codes, root, comm, errcodes);
+    if (rc != PLEXUS_DPM_SUCCESS) return rc;
     const int timeout = timeout_ms(m);
     NameChannel ch(s, tag + ".p", tag + ".c", timeout);
     rc = meet(s, is_root ? &ch : nullptr, true, root, comm, intercomm);

@@ -6,14 +6,12 @@
 #include <string>
 #include <vector>
 
+#include <plexus/sdk/dpm_spawn.hpp>
+
 #include "ud_module.h"
 
 namespace plexus::dpm_ud {
 namespace {
-
-int bcast(const plexus_dpm_services_t *s, void *buf, int bytes, int root, plexus_coll_comm_t *comm) {
-    return s->coll->dispatch->bcast(nullptr, buf, bytes, s->coll->byte_type, root, comm);
-}
 
 // The parent root: endpoint, launch. codes gets one entry per process.
 int start(UdModule &m, int n, const plexus_dpm_command_t cmds[], Key *key, uint64_t session,
@@ -54,19 +52,8 @@ int spawn(plexus_dpm_module_t *self, int n, const plexus_dpm_command_t cmds[], i
     std::vector<int> codes;
     int rc = PLEXUS_DPM_SUCCESS;
     if (is_root) rc = start(m, n, cmds, &key, session, &ep, &children, &codes);
-    // The outcome and the errcodes reach every parent: errcodes are significant everywhere.
-    int32_t head[2] = {rc, static_cast<int32_t>(codes.size())};
-    if (int b = bcast(s, head, sizeof head, root, comm)) return b;
-    rc = head[0];
-    codes.resize(static_cast<size_t>(head[1]));
-    if (head[1] > 0)
-        if (int b = bcast(s, codes.data(), head[1] * static_cast<int>(sizeof(int)), root, comm)) return b;
-    if (errcodes)
-        for (size_t i = 0; i < codes.size(); ++i) errcodes[i] = codes[i];
-    if (rc != PLEXUS_DPM_SUCCESS) {
-        if (!is_root) s->set_error("the root could not start the processes (its error says why)");
-        return rc;
-    }
+    rc = sdk::share_spawn_outcome(s, rc, &codes, root, comm, errcodes);
+    if (rc != PLEXUS_DPM_SUCCESS) return rc;
     const MeetingContext c = m.context(PLEXUS_DPM_ERR_SPAWN);
     int status = PLEXUS_DPM_SUCCESS;
     std::string why;
