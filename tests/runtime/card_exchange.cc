@@ -134,6 +134,9 @@ void exchange_within_job(Runtime &rt) {
 }
 
 std::string done_key(const ProcId &child) { return "card_exchange.done." + child.nspace + "." + std::to_string(child.rank); }
+// Published by the parent once it has read the children's cards. A job that has ended may be
+// forgotten by the launcher (plexrun drops it from libpmix), so the children stay until then.
+std::string checked_key(const std::string &child_ns) { return "card_exchange.checked." + child_ns; }
 
 int run_child(Runtime &rt) {
     const JobInfo &j = rt.job();
@@ -147,6 +150,8 @@ int run_child(Runtime &rt) {
     verify_card(rt, *j.parent, "btl_test", "");
     verify_card(rt, *j.parent, "coll_test", secret_in_card(rt, *j.parent, "coll_test"));
     check(rt.publish(done_key(j.self()), g_failures == 0 ? "ok" : "failed"), "publish done");
+    std::string ignored;
+    check(rt.lookup(checked_key(j.nspace), true, kTimeoutMs, &ignored), "lookup " + checked_key(j.nspace));
     check(rt.fence(), "children's last fence");
     return 0;
 }
@@ -177,6 +182,7 @@ void spawn_children(Runtime &rt) {
         if (child_secret == secret_hex(rt)) fail("the children's job has the parent's secret");
         verify_card(rt, child, "coll_test", child_secret);
     }
+    check(rt.publish(checked_key(child_ns), "yes"), "publish " + checked_key(child_ns));
 }
 
 }  // namespace
