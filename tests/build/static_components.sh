@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run by scripts/check.sh on the build configured with --enable-mca-static=btl-good,dpm-good
-# --enable-mca-no-build=coll-good --disable-boost-dll: the static components are found through
-# the same repository as plugins, the skipped one is gone, and the summary said so.
+# --enable-mca-no-build=coll-good,... --disable-boost-dll (only plexus_info and the plugins it
+# needs are built): the static components are found through the same repository as plugins, the
+# skipped ones are gone, and the summary said so.
 . "$(dirname "$0")/../lib/checks.sh"
 build=${PLEXUS_TOP_BUILDDIR:?}
 info="$build/tools/plexus_info/plexus_info"
@@ -10,7 +11,7 @@ mkdir -p "$HOME"
 listing=$("$info" 2>&1)
 check "static: btl_good is listed as linked into libplexus" \
   sh -c 'echo "$0" | grep -A1 "good        1.0.0   usable" | grep -qF "from static (linked into libplexus)"' "$listing"
-# (dpm ^pmix,ud: the real dpm_pmix and dpm_ud plugins beside it outrank the test component)
+# (dpm ^pmix,ud: where the real dpm_pmix and dpm_ud are built, they outrank the test component)
 check "static: the static dpm component is selected without any component path" \
   sh -c "'$info' --select dpm --mca dpm ^pmix,ud | grep -qx 'Result: good'"
 check "static: static components register their parameters" \
