@@ -1,6 +1,8 @@
 // The module: init (meeting the parents), finalize (closing ports), and its table.
 #include "pmix_module.h"
 
+#include <plexus/sdk/dpm_module.hpp>
+
 #include <time.h>
 
 #include <cstdarg>
@@ -74,21 +76,11 @@ plexus_dpm_module_t *create_module(const plexus_host_api_t *host, const plexus_c
     PmixModule &m = *g_module;
     m.host = host;
     m.self = self;
-    plexus_dpm_module_t &b = m.base;
-    b.struct_size = sizeof b;
-    b.major = PLEXUS_DPM_MAJOR;
-    b.minor = PLEXUS_DPM_MINOR;
-    b.init = init;
-    b.finalize = finalize;
-    b.spawn = spawn;
-    b.open_port = open_port;
-    b.close_port = close_port;
-    b.accept = accept;
-    b.connect = connect;
-    b.join = join;
-    b.disconnect = disconnect;
-    // publish/lookup/unpublish NULL: the job manager's name service (services) serves them.
-    return &b;
+    // publish/lookup/unpublish left NULL: the job manager's name service serves MPI_Publish_name.
+    sdk::fill_dpm_module(&m.base, {.init = init, .finalize = finalize, .spawn = spawn, .open_port = open_port,
+                                   .close_port = close_port, .accept = accept, .connect = connect, .join = join,
+                                   .disconnect = disconnect});
+    return &m.base;
 }
 
 void destroy_module() { g_module.reset(); }

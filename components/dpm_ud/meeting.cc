@@ -1,6 +1,8 @@
 // The meeting of two groups, collective over each (meeting.h has the steps).
 #include "meeting.h"
 
+#include "ud_module.h"
+
 #include <time.h>
 
 #include <algorithm>
@@ -146,9 +148,11 @@ int meet_as_starter(const MeetingContext &c, Group g, StarterRoot *root, uint64_
     const plexus_dpm_services_t *s = c.s;
     const bool at_root = is_root(c, g);
     std::vector<ProcCards> mine;
+    mark("starter: meeting begins");
     if (int e = gather_group(c, g, &mine)) return e;
     uint32_t proposal = 0;
     if (int e = s->context_id(g.comm, 0, &proposal)) return e;
+    mark("starter: cards gathered, context id %u proposed", proposal);
     int rc = status;
     std::string why = why0;
     Bytes data;
@@ -164,9 +168,11 @@ int meet_as_starter(const MeetingContext &c, Group g, StarterRoot *root, uint64_
         Message ack;
         if (root->hello(h, &ack, &why)) rc = c.fail_class;
         else data = encode(ack);
+        mark("starter root: hello answered (%s)", rc ? "failed" : root->over_rc() ? "rc" : "ud");
     }
     if (int e = spread(c, g, rc, why, &data)) return e;
     const Message ack = decoded(data);
+    mark("starter: hello_ack spread");
     uint32_t theirs = ack.cid;
     for (int round = 0; theirs != proposal; ++round) {
         if (round == kMaxRounds) {
@@ -195,9 +201,11 @@ int meet_as_starter(const MeetingContext &c, Group g, StarterRoot *root, uint64_
         m.procs = std::move(mine);
         if (root->request(m, &r, &why)) rc = c.fail_class;
         else data = encode(r);
+        mark("starter root: cards answered");
     }
     if (int e = spread(c, g, rc, why, &data)) return e;
     const Message theirs_cards = decoded(data);
+    mark("starter: the other group's cards spread");
     if (theirs_cards.status != PLEXUS_DPM_SUCCESS) {
         s->set_error("the other group could not build its side of the inter-communicator: %s",
                      theirs_cards.text.c_str());
@@ -211,6 +219,7 @@ int meet_as_starter(const MeetingContext &c, Group g, StarterRoot *root, uint64_
     int built = PLEXUS_DPM_SUCCESS;
     std::string built_why;
     if (int e = build(c, g, theirs_cards.procs, proposal, intercomm, &built, &built_why)) return e;
+    mark("starter: inter-communicator built");
     data.clear();
     if (at_root) {
         Message d, r;
@@ -220,8 +229,11 @@ int meet_as_starter(const MeetingContext &c, Group g, StarterRoot *root, uint64_
         d.text = built_why;
         if (root->request(d, &r, &why)) rc = c.fail_class;
         else if (built) rc = built, why = built_why;
+        mark("starter root: done answered");
     }
-    return spread(c, g, rc, why, &data);
+    const int last = spread(c, g, rc, why, &data);
+    mark("starter: meeting ends");
+    return last;
 }
 
 int meet_as_answerer(const MeetingContext &c, Group g, AnswerRoot *root, int status, const std::string &why0,
@@ -229,6 +241,7 @@ int meet_as_answerer(const MeetingContext &c, Group g, AnswerRoot *root, int sta
     const plexus_dpm_services_t *s = c.s;
     const bool at_root = is_root(c, g);
     std::vector<ProcCards> mine;
+    mark("answerer: meeting begins");
     if (int e = gather_group(c, g, &mine)) return e;
     int rc = status;
     std::string why = why0;
@@ -237,8 +250,10 @@ int meet_as_answerer(const MeetingContext &c, Group g, AnswerRoot *root, int sta
     if (at_root && rc == PLEXUS_DPM_SUCCESS) data = encode(root->hello());
     if (int e = spread(c, g, rc, why, &data)) return e;
     const Message hello = decoded(data);
+    mark("answerer: cards gathered, hello spread");
     uint32_t ours = 0;
     if (int e = s->context_id(g.comm, hello.cid, &ours)) return e;
+    mark("answerer: context id %u proposed", ours);
     data.clear();
     if (at_root) {
         const uint64_t total = uint64_t(hello.group_size) + mine.size();
@@ -254,6 +269,7 @@ int meet_as_answerer(const MeetingContext &c, Group g, AnswerRoot *root, int sta
                     static_cast<unsigned long long>(hello.session), root->peer().c_str(), hello.group_size,
                     hello.group_id.c_str(), mine.size(), used_rc ? "rc: the rest over TCP" : "ud: datagrams only",
                     mode_name(c.mode), c.auto_threshold);
+        mark("answerer root: hello answered");
     }
     if (int e = spread(c, g, rc, why, &data)) return e;
     uint32_t theirs = hello.cid;
@@ -284,9 +300,11 @@ int meet_as_answerer(const MeetingContext &c, Group g, AnswerRoot *root, int sta
         Message m;
         if (root->next(Kind::cards, &m, &why)) rc = c.fail_class;
         else data = encode(m);
+        mark("answerer root: cards arrived");
     }
     if (int e = spread(c, g, rc, why, &data)) return e;
     const Message cards = decoded(data);
+    mark("answerer: the other group's cards spread");
     if (cards.cid != ours || cards.procs.size() != hello.group_size) {
         s->set_error("the other group's cards name context id %u and %zu processes, agreed were %u and %u", cards.cid,
                      cards.procs.size(), ours, hello.group_size);
@@ -295,6 +313,7 @@ int meet_as_answerer(const MeetingContext &c, Group g, AnswerRoot *root, int sta
     int built = PLEXUS_DPM_SUCCESS;
     std::string built_why;
     if (int e = build(c, g, cards.procs, ours, intercomm, &built, &built_why)) return e;
+    mark("answerer: inter-communicator built");
     data.clear();
     if (at_root) {
         Message r;
@@ -313,9 +332,11 @@ int meet_as_answerer(const MeetingContext &c, Group g, AnswerRoot *root, int sta
         Message d;
         if (root->next(Kind::done, &d, &why)) rc = c.fail_class;
         else data = encode(d);
+        mark("answerer root: done arrived");
     }
     if (int e = spread(c, g, rc, why, &data)) return e;
     const Message done = decoded(data);
+    mark("answerer: done spread");
     if (done.status != PLEXUS_DPM_SUCCESS) {
         s->set_error("the other group could not build its side of the inter-communicator: %s", done.text.c_str());
         return done.status;

@@ -2,8 +2,14 @@
 // last chance), its table, and what the operations share.
 #include "ud_module.h"
 
+#include <plexus/sdk/dpm_module.hpp>
+
+#include <time.h>
+
 #include <algorithm>
+#include <cstdarg>
 #include <cstddef>
+#include <cstdio>
 
 namespace plexus::dpm_ud {
 namespace {
@@ -81,6 +87,20 @@ void UdModule::retire(std::unique_ptr<Endpoint> ep) {
 
 std::string UdModule::interface() const { return params->interface ? params->interface : ""; }
 
+void mark(const char *fmt, ...) {
+    const UdModule *m = g_module.get();
+    if (!m || !m->host->verbosity || m->host->verbosity(m->self) < PLEXUS_LOG_DETAIL) return;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    m->host->log(m->self, PLEXUS_LOG_DETAIL, "[%.3f ms] %s:%u %s", ts.tv_sec * 1e3 + ts.tv_nsec / 1e6,
+                 m->nspace.c_str(), m->rank, what);
+}
+
 uint32_t starter_id() {
     uint32_t id = 0;
     while (id == 0 || id == PLEXUS_DGRAM_SENDER_RANK) random_bytes(&id, sizeof id);
@@ -102,21 +122,11 @@ plexus_dpm_module_t *create_module(const plexus_host_api_t *host, const plexus_c
     m.host = host;
     m.self = self;
     m.params = params;
-    plexus_dpm_module_t &b = m.base;
-    b.struct_size = sizeof b;
-    b.major = PLEXUS_DPM_MAJOR;
-    b.minor = PLEXUS_DPM_MINOR;
-    b.init = init;
-    b.finalize = finalize;
-    b.spawn = spawn;
-    b.open_port = open_port;
-    b.close_port = close_port;
-    b.accept = accept;
-    b.connect = connect;
-    b.join = join;
-    b.disconnect = disconnect;
-    // publish/lookup/unpublish NULL: the job manager's name service serves MPI_Publish_name.
-    return &b;
+    // publish/lookup/unpublish left NULL: the job manager's name service serves MPI_Publish_name.
+    sdk::fill_dpm_module(&m.base, {.init = init, .finalize = finalize, .spawn = spawn, .open_port = open_port,
+                                   .close_port = close_port, .accept = accept, .connect = connect, .join = join,
+                                   .disconnect = disconnect});
+    return &m.base;
 }
 
 void destroy_module() { g_module.reset(); }

@@ -50,6 +50,15 @@ plexus_dpm_module_t *create_module(const plexus_host_api_t *host, const plexus_c
 void destroy_module();
 UdModule &self_of(plexus_dpm_module_t *m);
 
+// The meeting's timeline (README.md, "Where a meeting's time goes"): at dpm_base_verbose >= 10
+// (PLEXUS_LOG_DETAIL), one line per step with CLOCK_MONOTONIC in ms, the clock dpm_pmix's and
+// plexrun's traces use, so that the lines of both groups' processes merge into one timeline.
+void mark(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
 // A random sender id for a starting root (0 is the answering root's).
 uint32_t starter_id();
 uint64_t random_session();
