@@ -13,6 +13,7 @@ int StarterRoot::hello(Message h, Message *ack, std::string *why) {
         if (int rc = stream_->recv(ack, why)) return rc;
     } else if (int rc = ep_->request(to_, h, timeout_ms_, ack, why)) {
         if (!silence_.empty() && rc == PLEXUS_ERR_TIMEOUT) *why = silence_ + ": " + *why;
+        if (!gone_.empty() && rc == PLEXUS_ERR_UNREACH) *why = gone_ + ": " + *why;
         return rc;
     }
     if (ack->kind != Kind::hello_ack || ack->session != h.session)

@@ -28,6 +28,9 @@ public:
     // What a hello nobody answers means, put before the datagram layer's account of it
     // ("nobody accepted on port ... within N ms").
     void on_silence(std::string meaning) { silence_ = std::move(meaning); }
+    // What a hello to an address where nothing listens any more means (the other host's ICMP
+    // port unreachable: a closed port, an ended process), put before the layer's account of it.
+    void on_gone(std::string meaning) { gone_ = std::move(meaning); }
     // The hello (its nonce filled here); on an ack asking for rc, connects and proves itself.
     int hello(Message h, Message *ack, std::string *why);
     int request(const Message &m, Message *reply, std::string *why);
@@ -42,6 +45,7 @@ private:
     std::unique_ptr<Stream> rc_;
     Nonce nonce_{};
     std::string silence_;
+    std::string gone_;
     int timeout_ms_;
 };
 

@@ -131,6 +131,8 @@ int connect(plexus_dpm_module_t *self, const char *port, int root, plexus_coll_c
             start = std::make_unique<StarterRoot>(ep.get(), reach->address, reach->key, c.timeout_ms);
             start->on_silence("nobody accepted on port " + address_text(reach->address) + " within " +
                               std::to_string(c.timeout_ms) + " ms (dpm_base_connect_timeout)");
+            start->on_gone("port " + address_text(reach->address) +
+                           " is closed: MPI_Close_port was called, or the process that opened it ended");
         }
     }
     const int rc = meet_as_starter(c, {comm, root}, start.get(), random_session(), status, why, intercomm);

@@ -109,6 +109,8 @@ int meet_parent(UdModule &m, plexus_coll_comm_t *world, plexus_coll_comm_t **par
             start = std::make_unique<StarterRoot>(ep.get(), reach->address, reach->key, c.timeout_ms);
             start->on_silence("the parents' root at " + address_text(reach->address) + " did not answer within " +
                               std::to_string(c.timeout_ms) + " ms (dpm_base_connect_timeout)");
+            start->on_gone("the parents' root at " + address_text(reach->address) +
+                           " no longer listens: its spawn gave up, or it ended");
         }
     }
     return meet_as_starter(c, {world, 0}, start.get(), session, status, why, parent);

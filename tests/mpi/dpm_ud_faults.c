@@ -7,7 +7,10 @@
  *     closes, which the case checks), and the port still serves a real connect/accept after
  *     them, byte for byte; the stale hello of step 1 is not answered;
  *  3. a spawn whose children never answer (/bin/sleep, no MPI): MPI_ERR_SPAWN at both parents
- *     after the timeout, the message saying which job sent no hello, no fd left behind.
+ *     after the timeout, the message saying which job sent no hello, no fd left behind;
+ *  4. a connect to a port its process has closed: MPI_ERR_PORT at once, the message saying the
+ *     port is closed (the port's host answered the hello with ICMP port unreachable), not the
+ *     timeout's "nobody accepted", no fd left behind.
  *
  *   dpm_ud_faults */
 #include "dpm_util.h"
@@ -88,6 +91,31 @@ static void ports(void)
     }
 }
 
+static void closed_port(void)
+{
+    char port[MPI_MAX_PORT_NAME] = "";
+    if (tu_rank == 0) CHECK_MPI(MPI_Open_port(MPI_INFO_NULL, port));
+    CHECK_MPI(MPI_Bcast(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, MPI_COMM_WORLD));
+    if (tu_rank == 0) CHECK_MPI(MPI_Close_port(port));
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    if (tu_rank == 1) {
+        char where[64];
+        struct sockaddr_in sa;
+        port_address(port, where, sizeof where, &sa);
+        const int fds = dpm_count_dir("/proc/self/fd");
+        MPI_Comm server = MPI_COMM_WORLD;
+        const double t0 = MPI_Wtime();
+        const int rc = MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &server);
+        CHECK_EQ(tu_error_class(rc), MPI_ERR_PORT);
+        CHECK(server == MPI_COMM_NULL, "a failed connect left newcomm set");
+        check_message(rc, where);
+        check_message(rc, "is closed");
+        CHECK_EQ(dpm_count_dir("/proc/self/fd"), fds);
+        printf("dpm_ud_faults: a connect to a closed port failed after %.1f ms\n", (MPI_Wtime() - t0) * 1e3);
+    }
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+}
+
 static void silent_children(void)
 {
     const int fds = dpm_count_dir("/proc/self/fd");
@@ -108,6 +136,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     ports();
+    closed_port();
     silent_children();
-    return tu_finish("port that never accepts, garbage datagrams, children that never answer");
+    return tu_finish("port that never accepts, garbage datagrams, closed port, children that never answer");
 }

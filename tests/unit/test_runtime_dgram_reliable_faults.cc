@@ -1,5 +1,6 @@
 // Faults around the reliable layer (DGRAM 1.1): a peer that never answers, or acknowledges and
 // never responds, times out with a message naming it, after retransmissions that back off; a
+// peer whose endpoint is closed fails the request at once (its host's ICMP port unreachable); a
 // wrong secret, truncated and garbage datagrams, replays and an old epoch are dropped and
 // counted, never delivered, and the layer works on; bad arguments are PLEXUS_ERR_BAD_PARAM; the
 // counters are printed under runtime_dgram_verbose.
@@ -55,6 +56,27 @@ TEST(DgramReliableTimeout, AnAcknowledgedRequestWithoutResponseTimesOutSayingSo)
     dg().op_free(op);
     mute.stop();
     EXPECT_EQ(mute.handled(), 1);
+}
+
+TEST(DgramReliableTimeout, APeerThatClosedItsEndpointFailsTheRequestAtOnceNotAtTheTimeout) {
+    Bytes gone;
+    {
+        RelEp closed(2);
+        gone = closed.ep.address();
+    }  // the port's socket is closed: its host answers ICMP port unreachable
+    RelEp client(1);
+    plexus_dgram_op_t *op = client.request(gone, pattern(10, 1), 20000);
+    EXPECT_EQ(dg().reliable_wait(client.rel, op, -1), PLEXUS_ERR_UNREACH);
+    EXPECT_EQ(dg().op_status(op), PLEXUS_ERR_UNREACH);
+    EXPECT_THAT(dg().op_error(op), HasSubstr("request 1 of 10 bytes to peer " + udp_text(gone)));
+    EXPECT_THAT(dg().op_error(op), HasSubstr("ICMP port unreachable"));
+    dg().op_free(op);
+    // The report failed only what went there: a live peer is still answered.
+    Responder server(3);
+    plexus_dgram_op_t *ok = client.request(server.address(), pattern(10, 2), 5000);
+    EXPECT_EQ(dg().reliable_wait(client.rel, ok, -1), PLEXUS_SUCCESS);
+    dg().op_free(ok);
+    server.stop();
 }
 
 TEST(DgramReliableTimeout, AWaitShorterThanTheOperationSaysWhatIsStillInFlight) {

@@ -21,6 +21,9 @@ struct plexus_dgram_endpoint {
 };
 
 namespace plexus::runtime::dgram {
+
+Endpoint *endpoint_of(plexus_dgram_endpoint_t *ep) { return ep ? ep->impl.get() : nullptr; }
+
 namespace {
 
 int fail(plexus_dgram_endpoint_t *ep, const Status &s) {

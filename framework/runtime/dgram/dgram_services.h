@@ -8,4 +8,9 @@ namespace plexus::runtime::dgram {
 // Constant-initialised, so that the host API's table may point to it from its own initialiser.
 extern const plexus_dgram_services_t kServices;
 
+class Endpoint;
+// The endpoint behind a handle, for the core's own layers over it (the reliable layer); NULL for
+// NULL.
+Endpoint *endpoint_of(plexus_dgram_endpoint_t *ep);
+
 }  // namespace plexus::runtime::dgram

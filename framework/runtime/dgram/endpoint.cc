@@ -150,6 +150,10 @@ int Endpoint::pump(int budget) {
         if (!s || !raw.arrived) break;
         delivered += accept(raw);
     }
+    unreachable_.clear();
+    transport_->take_unreachable(&unreachable_);
+    for (const Address &to : unreachable_)
+        if (unreachable_fn_) unreachable_fn_(unreachable_ctx_, to), ++delivered;
     return delivered;
 }
 

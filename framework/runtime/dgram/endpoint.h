@@ -50,6 +50,13 @@ public:
     // Reads what has arrived; with a handler, delivers it; returns the messages delivered.
     int progress();
     int wait_fd() const { return transport_->wait_fd(); }
+    // Told (from progress) of every address the network says nothing listens at any more
+    // (Transport::take_unreachable); the reliable layer fails what it sends there.
+    using UnreachableFn = void (*)(void *ctx, const Address &to);
+    void set_unreachable_handler(UnreachableFn fn, void *ctx) {
+        unreachable_fn_ = fn;
+        unreachable_ctx_ = ctx;
+    }
 
     Status set_epoch(uint32_t epoch);
     const plexus_dgram_stats_t &stats() const { return stats_; }
@@ -87,6 +94,9 @@ private:
     size_t ready_bytes_ = 0;
     plexus_dgram_handler_fn_t handler_ = nullptr;
     void *handler_ctx_ = nullptr;
+    UnreachableFn unreachable_fn_ = nullptr;
+    void *unreachable_ctx_ = nullptr;
+    std::vector<Address> unreachable_;  // scratch for pump
     Reassembly::Clock::time_point next_expiry_{};
     plexus_dgram_stats_t stats_{};
 };

@@ -11,6 +11,7 @@
 #include "base/output.h"
 #include "runtime/dgram/address_text.h"
 #include "runtime/dgram/dgram_services.h"
+#include "runtime/dgram/endpoint.h"
 
 namespace plexus::runtime::dgram {
 namespace {
@@ -61,12 +62,16 @@ Status Reliable::open(plexus_dgram_endpoint_t *ep, const Config &config, const S
     r->frag_size_ = limits.mtu - RelData::kBytes;
     r->max_bitmap_ = std::min<size_t>(limits.mtu - RelAck::kBytes, UINT16_MAX);
     dg().set_handler(ep, &Reliable::on_datagram, r.get());
+    if (Endpoint *e = endpoint_of(ep))
+        e->set_unreachable_handler([](void *ctx, const Address &to) { static_cast<Reliable *>(ctx)->unreachable(to); },
+                                   r.get());
     *out = std::move(r);
     return Status::ok();
 }
 
 Reliable::~Reliable() {
     dg().set_handler(ep_, nullptr, nullptr);
+    if (Endpoint *e = endpoint_of(ep_)) e->set_unreachable_handler(nullptr, nullptr);
     for (auto &[id, f] : flights_) {
         if (!f.op) continue;
         f.op->rel = nullptr;
@@ -204,6 +209,20 @@ void Reliable::finish(std::map<uint64_t, Flight>::iterator it, int status, std::
         f.op->error = std::move(error);
     }
     flights_.erase(it);
+}
+
+void Reliable::unreachable(const Address &to) {
+    for (auto it = flights_.begin(); it != flights_.end();) {
+        auto next = std::next(it);
+        if (it->second.to == to) {
+            ++stats_.timeouts;  // ended without an answer, as a timeout does, only sooner
+            finish(it, PLEXUS_ERR_UNREACH,
+                   "unreachable: " + describe(it->first, it->second) +
+                       ": nothing listens there any more (its host answered ICMP port unreachable: the endpoint "
+                       "was closed or its process ended)");
+        }
+        it = next;
+    }
 }
 
 void Reliable::abandon(plexus_dgram_op_t *op) {

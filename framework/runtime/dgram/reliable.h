@@ -57,6 +57,9 @@ public:
                 const plexus_dgram_peer_t *reply, plexus_dgram_op_t **op);
     int progress();
     Status wait(plexus_dgram_op_t *op, int timeout_ms);
+    // The network says nothing listens at `to` any more: every operation to it fails now
+    // (PLEXUS_ERR_UNREACH) rather than at its timeout.
+    void unreachable(const Address &to);
     // The caller lets go of op: it is forgotten, no more retransmissions.
     void abandon(plexus_dgram_op_t *op);
     const plexus_dgram_reliable_stats_t &stats() const { return stats_; }

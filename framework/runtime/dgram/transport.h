@@ -45,6 +45,11 @@ public:
 
     // Readable when datagrams may be waiting.
     virtual int wait_fd() const = 0;
+
+    // Appends the addresses where, as the network told us since the last call (ICMP port
+    // unreachable), nothing listens any more: what was sent there is lost, and so is what will be.
+    // Transports that cannot tell append nothing.
+    virtual void take_unreachable(std::vector<Address> *out) { (void)out; }
 };
 
 }  // namespace plexus::runtime::dgram

@@ -3,6 +3,8 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/errqueue.h>
+#include <netinet/ip_icmp.h>
 #include <poll.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -17,6 +19,12 @@ namespace {
 constexpr size_t kIpUdpHeaders = 28;
 constexpr size_t kMaxUdpPayload = 65507;
 constexpr int kSendWaitMs = 100;  // how long a full socket buffer may hold up one datagram
+
+// What a pending ICMP error makes the next send or receive of an unconnected socket with
+// IP_RECVERR return once (the error itself is read from the error queue): not this call's failure.
+bool reported_icmp(int err) {
+    return err == ECONNREFUSED || err == EHOSTUNREACH || err == ENETUNREACH || err == EHOSTDOWN;
+}
 
 Status sys_error(int code, const std::string &what) {
     return Status::error(code, what + ": " + std::strerror(errno));
@@ -98,6 +106,10 @@ Status UdpTransport::open(const Settings &settings, const std::string &interface
         return sys_error(PLEXUS_ERR_NOT_AVAILABLE, "IP_MULTICAST_IF " + t->iface_.name);
     if (Status st = set_int(fd, IPPROTO_IP, IP_MULTICAST_LOOP, 1, "IP_MULTICAST_LOOP"); !st) return st;
     if (Status st = set_int(fd, IPPROTO_IP, IP_MULTICAST_TTL, t->ttl_, "IP_MULTICAST_TTL"); !st) return st;
+    // The peer's host answers a datagram to a port nobody listens on (a closed endpoint, an ended
+    // process) with ICMP port unreachable; without IP_RECVERR an unconnected socket never hears
+    // of it, and a request there waits for its whole timeout.
+    (void)set_int(fd, IPPROTO_IP, IP_RECVERR, 1, "IP_RECVERR");
     if (Status st = t->add_socket(std::move(s), {}); !st) return st;
     *out = std::move(t);
     return Status::ok();
@@ -127,7 +139,7 @@ Status UdpTransport::send(const Address &to, const struct iovec *iov, size_t n) 
     msg.msg_iovlen = n;
     for (;;) {
         if (::sendmsg(unicast_->fd.get(), &msg, MSG_NOSIGNAL) >= 0) return Status::ok();
-        if (errno == EINTR) continue;
+        if (errno == EINTR || reported_icmp(errno)) continue;
         if (errno != EAGAIN && errno != EWOULDBLOCK && errno != ENOBUFS)
             return sys_error(errno == EMSGSIZE ? PLEXUS_ERR_BAD_PARAM : PLEXUS_ERR_UNREACH, "sendmsg");
         pollfd p{unicast_->fd.get(), POLLOUT, 0};
@@ -148,7 +160,9 @@ Status UdpTransport::read_one(Socket &s, uint8_t *buf, size_t cap, RawDatagram *
     msg.msg_iovlen = 1;
     msg.msg_control = control;
     msg.msg_controllen = sizeof control;
-    const ssize_t n = ::recvmsg(s.fd.get(), &msg, MSG_TRUNC);
+    ssize_t n;
+    do n = ::recvmsg(s.fd.get(), &msg, MSG_TRUNC);
+    while (n < 0 && reported_icmp(errno));
     if (n < 0) {
         if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return Status::ok();
         return sys_error(PLEXUS_ERROR, "recvmsg");
@@ -175,7 +189,12 @@ Status UdpTransport::receive(uint8_t *buf, size_t cap, RawDatagram *out, uint64_
         if (ready_.empty()) {
             epoll_event ev[16];
             const int n = ::epoll_wait(epoll_.get(), ev, 16, 0);
-            for (int i = 0; i < n; ++i) ready_.push_back(static_cast<Socket *>(ev[i].data.ptr));
+            for (int i = 0; i < n; ++i) {
+                auto *s = static_cast<Socket *>(ev[i].data.ptr);
+                // An error report keeps the socket ready until its queue is read.
+                if (ev[i].events & EPOLLERR) read_errors(*s);
+                if (ev[i].events & EPOLLIN) ready_.push_back(s);
+            }
             if (ready_.empty()) return Status::ok();
         }
         Socket *s = ready_.back();
@@ -183,6 +202,44 @@ Status UdpTransport::receive(uint8_t *buf, size_t cap, RawDatagram *out, uint64_
         if (!out->arrived) ready_.pop_back();  // drained
     }
     return Status::ok();
+}
+
+void UdpTransport::read_errors(Socket &s) {
+    for (;;) {
+        sockaddr_in dest{};  // where the datagram that drew the error was going
+        uint8_t scratch[64];
+        iovec iov{scratch, sizeof scratch};
+        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(sock_extended_err) + sizeof(sockaddr_in))];
+        msghdr msg{};
+        msg.msg_name = &dest;
+        msg.msg_namelen = sizeof dest;
+        msg.msg_iov = &iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control;
+        msg.msg_controllen = sizeof control;
+        if (::recvmsg(s.fd.get(), &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0) {
+            if (errno == EINTR) continue;
+            break;  // EAGAIN: the queue is empty
+        }
+        for (cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+            if (c->cmsg_level != IPPROTO_IP || c->cmsg_type != IP_RECVERR) continue;
+            sock_extended_err e;
+            std::memcpy(&e, CMSG_DATA(c), sizeof e);
+            // Only "port unreachable" is final; a host or network unreachable may pass (ARP).
+            if (e.ee_origin == SO_EE_ORIGIN_ICMP && e.ee_type == ICMP_DEST_UNREACH && e.ee_code == ICMP_PORT_UNREACH &&
+                dest.sin_port != 0)
+                unreachable_.push_back(UdpAddress::encode(dest));
+        }
+    }
+    // The pending error the queue also set, so that epoll stops reporting it.
+    int err = 0;
+    socklen_t len = sizeof err;
+    (void)::getsockopt(s.fd.get(), SOL_SOCKET, SO_ERROR, &err, &len);
+}
+
+void UdpTransport::take_unreachable(std::vector<Address> *out) {
+    out->insert(out->end(), unreachable_.begin(), unreachable_.end());
+    unreachable_.clear();
 }
 
 Address UdpTransport::group_address(const uint8_t hash[32]) const {

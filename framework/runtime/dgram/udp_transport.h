@@ -36,6 +36,7 @@ public:
     Status join(const Address &group) override;
     Status leave(const Address &group) override;
     int wait_fd() const override { return epoll_.get(); }
+    void take_unreachable(std::vector<Address> *out) override;
 
 private:
     struct Socket {
@@ -46,6 +47,8 @@ private:
     UdpTransport() = default;
     Status add_socket(std::unique_ptr<Socket> s, const Address &key);
     Status read_one(Socket &s, uint8_t *buf, size_t cap, RawDatagram *out, uint64_t *kernel_drops);
+    // Reads the socket's error queue (IP_RECVERR): port unreachable reports into unreachable_.
+    void read_errors(Socket &s);
 
     Ipv4Interface iface_;
     sockaddr_in local_{};
@@ -56,6 +59,7 @@ private:
     std::unique_ptr<Socket> unicast_;
     std::map<Address, std::unique_ptr<Socket>> groups_;
     std::vector<Socket *> ready_;  // sockets epoll found readable, not yet drained
+    std::vector<Address> unreachable_;  // reported by read_errors, not yet taken
 };
 
 }  // namespace plexus::runtime::dgram
