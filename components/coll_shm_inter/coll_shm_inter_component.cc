@@ -75,6 +75,7 @@ struct ShmInter {
         const int priority = function_priority();
         const bool live = has_services(*scope);
         Env env{g_host, live ? scope->services : nullptr, &params(), g_self};
+        env.verbosity = g_host && g_host->verbosity ? g_host->verbosity(g_self) : 0;
         Module *m = nullptr;
         if (scope->is_inter) {
             m = create_inter_module(env, priority);

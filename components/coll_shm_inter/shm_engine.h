@@ -115,6 +115,10 @@ public:
     // the stripes written into the root's out (root < 0: everyone's).
     int reduce_by_single_copy(const void *in, void *out, size_t items, size_t item_bytes,
                               Combine combine, int root);
+    // Reduce to root >= 0 in one phase: every other process writes its vector into a scratch
+    // area the root publishes and leaves at once; the root combines them all, right to left.
+    int reduce_at_root_by_single_copy(const void *in, void *out, size_t items, size_t item_bytes,
+                                      Combine combine, int root);
     // Gather: every process writes its block into the root's out; Allgather (root < 0): every
     // process reads every block.
     int gather_by_single_copy(const void *in, size_t block, void *out, int root);
@@ -154,6 +158,7 @@ private:
     // The single-copy reductions' stripe and the peer piece being combined, kept between calls
     // (touching fresh megabytes every call costs a page fault per 4 KiB).
     std::vector<uint8_t> acc_, piece_;
+    std::vector<uint8_t> gathered_;  // a root's scratch: every process's vector, in rank order
 };
 
 }  // namespace plexus::coll_shm_inter

@@ -3,18 +3,16 @@
 #include <vector>
 
 #include "shm_buffer.h"
+#include "shm_decide.h"
 
 namespace plexus::coll_shm_inter::ops {
 namespace {
 
-bool within(const Env &env, size_t bytes, size_t table_max) {
-    return env.params->force || bytes <= table_max;
-}
-
-// The large-message half of the size table: single copy from sc_from bytes (0: never), when
-// every process of the communicator may use it (an answer the same everywhere).
-bool by_single_copy(const TwoLevel &two, size_t bytes, size_t sc_from) {
-    return sc_from > 0 && bytes >= sc_from && two.single_copy();
+// coll_base_verbose 50 and up: each call's path, so that a hand-over to the next component shows.
+void trace(const Env &env, const char *fn, size_t bytes, Path path) {
+    if (env.verbosity >= PLEXUS_LOG_TRACE)
+        env.host->log(env.self, PLEXUS_LOG_TRACE, "%s of %zu bytes: %s", fn, bytes,
+                      path_name(path));
 }
 
 int info_of(const plexus_coll_services_t *svc, plexus_coll_dtype_t *type,
@@ -39,9 +37,9 @@ int bcast(const Env &env, TwoLevel &two, void *buf, int count, plexus_coll_dtype
     Packed data;
     if (int rc = data.init(env.svc, buf, count, type)) return rc;
     // The engine itself takes single copy from single_copy_from (shm_engine.cc).
-    const bool served = within(env, data.bytes(), env.params->bcast_max) ||
-                        by_single_copy(two, data.bytes(), env.params->single_copy_from);
-    if (!served || !fits_int(data.bytes())) return PLEXUS_COLL_DECLINE;
+    const Path path = decide_bcast(*env.params, data.bytes(), two.single_copy());
+    trace(env, "bcast", data.bytes(), path);
+    if (path == Path::Decline || !fits_int(data.bytes())) return PLEXUS_COLL_DECLINE;
     if (data.bytes() == 0) return PLEXUS_COLL_SUCCESS;
     const bool root_here = two.rank() == root;
     if (root_here)
@@ -58,21 +56,18 @@ int reduce(const Env &env, TwoLevel &two, const void *sendbuf, void *recvbuf, in
     if (!info.contiguous || info.lb != 0 || info.true_lb != 0 || info.extent <= 0)
         return PLEXUS_COLL_DECLINE;
     const size_t item = static_cast<size_t>(info.extent), bytes = item * static_cast<size_t>(count);
-    const size_t table = root < 0 ? env.params->allreduce_max : env.params->reduce_max;
-    const bool by_copy = by_single_copy(
-        two, bytes,
-        root < 0 ? env.params->allreduce_single_copy_from : env.params->reduce_single_copy_from);
     // The segment's path combines items in its slots; single copy in pieces of any size.
-    const bool fits_slot = item <= two.engine().layout().chunk;
-    if (!(by_copy || (within(env, bytes, table) && fits_slot)) || !fits_int(bytes))
-        return PLEXUS_COLL_DECLINE;
+    const Path path = decide_reduce(*env.params, bytes, root < 0, two.single_copy(),
+                                    item <= two.engine().layout().chunk);
+    trace(env, root < 0 ? "allreduce" : "reduce", bytes, path);
+    if (path == Path::Decline || !fits_int(bytes)) return PLEXUS_COLL_DECLINE;
     if (!two.single_node() && !env.svc->op_commutative(op)) return PLEXUS_COLL_DECLINE;
     if (count == 0) return PLEXUS_COLL_SUCCESS;
     const void *in = sendbuf == PLEXUS_COLL_IN_PLACE ? recvbuf : sendbuf;
     OpCall call{env.svc, op, type};
     const bool gets = root < 0 || two.rank() == root;
     return two.reduce(in, gets ? recvbuf : nullptr, static_cast<size_t>(count), item,
-                      combine_of(&call), root, by_copy);
+                      combine_of(&call), root, path);
 }
 
 int gather(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount,
@@ -92,13 +87,11 @@ int gather(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount,
         return rc;
     }
     const size_t block = mine.bytes();
-    const bool by_copy = by_single_copy(
-        two, block,
-        root < 0 ? env.params->allgather_single_copy_from : env.params->gather_single_copy_from);
-    const bool served =
-        by_copy ||
-        within(env, block, root < 0 ? env.params->allgather_max : env.params->gather_max);
-    if (!served || !fits_int(block * static_cast<size_t>(p))) return PLEXUS_COLL_DECLINE;
+    const Path path = decide_gather(*env.params, block, root < 0, two.single_copy());
+    trace(env, root < 0 ? "allgather" : "gather", block, path);
+    if (path == Path::Decline || !fits_int(block * static_cast<size_t>(p)))
+        return PLEXUS_COLL_DECLINE;
+    const bool by_copy = path == Path::SingleCopy;
     if (block == 0) return PLEXUS_COLL_SUCCESS;
     Packed all;
     if (gets)
@@ -127,10 +120,11 @@ int scatter(const Env &env, TwoLevel &two, const void *sendbuf, int sendcount,
         if (int rc = mine.init(env.svc, recvbuf, recvcount, recvtype)) return rc;
         if (me != root) block = mine.bytes();
     }
-    const bool by_copy = by_single_copy(two, block, env.params->gather_single_copy_from);
-    if (!(by_copy || within(env, block, env.params->gather_max)) ||
-        !fits_int(block * static_cast<size_t>(p)))
+    const Path path = decide_scatter(*env.params, block, two.single_copy());
+    trace(env, "scatter", block, path);
+    if (path == Path::Decline || !fits_int(block * static_cast<size_t>(p)))
         return PLEXUS_COLL_DECLINE;
+    const bool by_copy = path == Path::SingleCopy;
     if (block == 0) return PLEXUS_COLL_SUCCESS;
     if (me == root)
         if (int rc = all.pack()) return rc;

@@ -25,6 +25,7 @@ struct Storage {
     uint64_t allgather_single_copy_from = 32768;
     uint64_t leaders_single_copy_from = 32768;
     uint64_t alltoall_single_copy_from = 32768;
+    uint64_t reduce_root_copy_from = 32768;
 };
 
 Storage g_storage;
@@ -76,6 +77,11 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                        "Inter-communicators: Alltoall with blocks from this many bytes served, "
                        "each pair on one node by single copy (smaller: the next component's "
                        "pairwise messages); 0: never",
+                       6),
+            size_param("reduce_root_copy_bytes", &s.reduce_root_copy_from, "32k",
+                       "Reduce from this many bytes up to reduce_single_copy_bytes: every process "
+                       "writes its vector into the root by single copy and returns, the root "
+                       "combines them; 0: never",
                        6),
             size_param("bcast_max_bytes", &s.bcast_max, "16k",
                        "Largest Bcast message the engine serves (larger: the next component)", 6),
@@ -135,6 +141,7 @@ void snapshot_params(bool oversubscribed) {
     p.allgather_single_copy_from = static_cast<size_t>(s.allgather_single_copy_from);
     p.leaders_single_copy_from = static_cast<size_t>(s.leaders_single_copy_from);
     p.alltoall_single_copy_from = static_cast<size_t>(s.alltoall_single_copy_from);
+    p.reduce_root_copy_from = static_cast<size_t>(s.reduce_root_copy_from);
     g_params = p;
 }
 

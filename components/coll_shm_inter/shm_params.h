@@ -31,6 +31,7 @@ struct Params {
     size_t allgather_single_copy_from = 0;  // per process's block
     size_t leaders_single_copy_from = 0;    // inter-communicators: the leaders' exchange
     size_t alltoall_single_copy_from = 0;   // inter-communicators: Alltoall, per block
+    size_t reduce_root_copy_from = 0;       // Reduce written into the root, which combines
 };
 
 // Registers coll_shm_inter_* with the core (values land in params()).

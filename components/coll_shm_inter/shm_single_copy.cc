@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <plexus/coll.h>
+
 #include "shm_engine.h"
 
 namespace plexus::coll_shm_inter {
@@ -18,7 +20,8 @@ namespace {
 // Peers' inputs are combined in pieces of this many bytes, so that the piece and the part of the
 // stripe it meets stay in cache.
 constexpr size_t kPieceBytes = 64 * 1024;
-constexpr int kNoMemory = -1;
+// An MPI error class, as every engine result: -1 would read as "declined" after data moved.
+constexpr int kNoMemory = PLEXUS_COLL_ERR_NO_MEM;
 
 uint64_t addr_of(const void *p) {
     return reinterpret_cast<uint64_t>(p);
@@ -112,6 +115,50 @@ int Engine::reduce_by_single_copy(const void *in, void *out, size_t items, size_
     post(h);
     wait_all_posted(h);
     done(h);
+    return rc;
+}
+
+// Phase g: the root publishes its scratch area (out_addr; 0 when it has no memory for it) and
+// posts; every other process writes its vector into its place there and says done, which is
+// all it waits for: one write, where the striped reduction keeps every process for two phases
+// (each costing a turn of the scheduler on a node with more processes than CPUs). The root
+// combines x0 op (x1 op ...) once all are done, its own input read in place, so an in-place
+// root is safe: its result is written only after the last combination.
+int Engine::reduce_at_root_by_single_copy(const void *in, void *out, size_t items,
+                                          size_t item_bytes, Combine combine, int root) {
+    const int p = layout_.procs;
+    const size_t bytes = items * item_bytes;
+    if (bytes == 0) return 0;
+    if (p == 1) {
+        if (out != in) std::memcpy(out, in, bytes);
+        return 0;
+    }
+    const uint64_t g = next_phase();
+    if (rank_ != root) {
+        wait_posted(root, g);
+        const uint64_t area = control(root).out_addr;
+        const int rc = area ? write_to(root, area + static_cast<size_t>(rank_) * bytes, in, bytes)
+                            : kNoMemory;
+        done(g);
+        return rc;
+    }
+    const bool room = grow(gathered_, bytes * static_cast<size_t>(p));
+    control(rank_).out_addr = room ? addr_of(gathered_.data()) : 0;
+    post(g);
+    wait_all_done(g);
+    done(g);
+    if (!room) return kNoMemory;
+    const auto x = [&](int i) -> const uint8_t * {
+        return i == rank_ ? static_cast<const uint8_t *>(in)
+                          : gathered_.data() + static_cast<size_t>(i) * bytes;
+    };
+    // The accumulator: the last process's place (the root's own input must stay unwritten
+    // until the end when it is also the result).
+    uint8_t *acc = gathered_.data() + static_cast<size_t>(p - 1) * bytes;
+    if (p - 1 == rank_) std::memcpy(acc, in, bytes);
+    int rc = 0;
+    for (int i = p - 2; i >= 0 && rc == 0; --i) rc = combine.apply(combine.ctx, x(i), acc, items);
+    if (rc == 0) std::memcpy(out, acc, bytes);
     return rc;
 }
 

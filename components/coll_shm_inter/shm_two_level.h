@@ -17,6 +17,7 @@
 #include <plexus/component.h>
 #include <plexus/sdk/shm_segment.hpp>
 
+#include "shm_decide.h"
 #include "shm_engine.h"
 #include "shm_params.h"
 
@@ -27,6 +28,7 @@ struct Env {
     const plexus_coll_services_t *svc = nullptr;
     const Params *params = nullptr;
     const plexus_component_t *self = nullptr;  // for the host's log
+    int verbosity = 0;  // coll_base_verbose when the module was made: traces cost nothing below
 };
 
 // A flag wait through the host's progress engine (spinning params->spin polls first).
@@ -59,9 +61,10 @@ public:
     int bcast(void *data, size_t bytes, int root);
     // count items of item_bytes; out significant at root (root < 0: everywhere). More than one
     // node needs a commutative operation (the caller declines otherwise).
-    // by_copy: the node groups' phase by single copy (only when single_copy()).
+    // path: how the node groups' phase moves the data (SingleCopy and RootCombines only when
+    // single_copy(); RootCombines only with root >= 0).
     int reduce(const void *in, void *out, size_t count, size_t item_bytes, Combine combine,
-               int root, bool by_copy = false);
+               int root, Path path = Path::Segment);
     // Single node only (the caller declines otherwise): block bytes per process.
     int gather(const void *in, size_t block, void *out, int root, bool by_copy = false) {
         return by_copy ? engine_->gather_by_single_copy(in, block, out, root)

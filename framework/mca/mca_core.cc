@@ -340,6 +340,7 @@ Selection McaCore::select(std::string_view name, const void *scope) {
     g_current = this;
     Selection s = select_components(*fw, *params_, scope);
     for (const auto &e : s.errors) emit(PLEXUS_LOG_ERROR, fw->name(), e);
+    for (const auto &d : s.declines) emit(PLEXUS_LOG_DECISION, fw->name(), d);
     return s;
 }
 

@@ -72,11 +72,19 @@ void apply_policy(Selection &s, SelectPolicy policy) {
     }
 }
 
-// A component the user asked for by name must be usable, or the job stops.
+// A component the user asked for by name must be usable, or the job stops. In a per-scope
+// framework a component that opened may still decline one communicator or window (a group of
+// one, no shared node): a list such as coll=shm_inter,basic expects that, so it is a decline.
 void require_requested(const Framework &fw, Selection &s) {
     if (fw.list.mode != SelectionList::Mode::Include) return;
     for (const Decision &d : s.decisions) {
         if (d.usable || !fw.list.names_component(d.component->name)) continue;
+        if (fw.spec->policy == SelectPolicy::PerScope &&
+            d.component->state == ComponentRecord::State::Opened) {
+            s.declines.push_back(d.component->full_name() + " (requested by " + list_param(fw) +
+                                 ") " + d.reason + "; the next in the list serves this object");
+            continue;
+        }
         s.errors.push_back(list_param(fw) + " (" + fw.list_origin + ") requests " +
                            d.component->full_name() + ", which cannot be used: " + d.reason +
                            ". Available " + fw.name() + " components: " + describe_available(fw));

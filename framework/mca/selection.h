@@ -29,6 +29,9 @@ struct Selection {
     std::vector<size_t> ranked;       // indices of usable decisions: priority desc, name asc
     std::vector<size_t> selected;     // indices the policy chose, in rank order
     std::vector<std::string> errors;  // a requested component that is not usable
+    // Per-scope frameworks (coll, osc): a requested component that is usable but declined this
+    // communicator or window (its query's reason). Not an error: the next in the list serves it.
+    std::vector<std::string> declines;
 
     const Decision &at(size_t i) const { return decisions[i]; }
 };

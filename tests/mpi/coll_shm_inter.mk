@@ -1,7 +1,9 @@
 # MPI programs and runs of coll_shm_inter (components/coll_shm_inter/README.md, "Tests"): the
 # collective suites of coll_basic run again with coll_shm_inter ahead of it (its size table, then
-# forced for every size, on fake nodes for the two-level paths, every size by single copy), its
-# decline, and a rank dying in a shared-memory barrier and in a large Allreduce. Included by tests/mpi/local.mk.
+# forced for every size, on fake nodes for the two-level paths, every size by single copy, the
+# rooted Reduce written into the root), the size table's hand-over, its decline (quiet unless
+# verbose), and a rank dying in a shared-memory barrier and in a large Allreduce. Included by
+# tests/mpi/local.mk.
 check_PROGRAMS += tests/mpi/coll_shm_inter_death
 
 tests_mpi_coll_shm_inter_death_SOURCES = tests/mpi/coll_shm_inter_death.c
@@ -18,7 +20,9 @@ mpi_runs_extra += tests/mpi/default/coll_shm_intra.sh tests/mpi/default/coll_shm
 	tests/mpi/default/comm_shm_inter.sh tests/mpi/default/coll_shm_inter_death.sh \
 	tests/mpi/default/coll_shm_inter_death_large.sh tests/mpi/default/coll_shm_intra_copy.sh \
 	tests/mpi/default/coll_shm_intra_copy_nodes.sh tests/mpi/default/coll_shm_inter_copy.sh \
-	tests/mpi/default/coll_shm_inter_copy_nodes.sh tests/mpi/default/coll_shm_spawn_merge.sh
+	tests/mpi/default/coll_shm_inter_copy_nodes.sh tests/mpi/default/coll_shm_spawn_merge.sh \
+	tests/mpi/default/coll_shm_handover.sh tests/mpi/default/coll_shm_intra_root_copy.sh \
+	tests/mpi/default/coll_shm_inter_root_copy.sh
 
 EXTRA_DIST += tests/mpi/cases/coll_shm_intra.case tests/mpi/cases/coll_shm_intra_2.case \
 	tests/mpi/cases/coll_shm_intra_forced.case tests/mpi/cases/coll_shm_intra_forced_3.case \
@@ -29,4 +33,10 @@ EXTRA_DIST += tests/mpi/cases/coll_shm_intra.case tests/mpi/cases/coll_shm_intra
 	tests/mpi/cases/comm_shm_inter.case tests/mpi/cases/coll_shm_inter_death.case \
 	tests/mpi/cases/coll_shm_inter_death_large.case tests/mpi/cases/coll_shm_intra_copy.case \
 	tests/mpi/cases/coll_shm_intra_copy_nodes.case tests/mpi/cases/coll_shm_inter_copy.case \
-	tests/mpi/cases/coll_shm_inter_copy_nodes.case tests/mpi/cases/coll_shm_spawn_merge.case
+	tests/mpi/cases/coll_shm_inter_copy_nodes.case tests/mpi/cases/coll_shm_spawn_merge.case \
+	tests/mpi/cases/coll_shm_handover.case tests/mpi/cases/coll_shm_intra_root_copy.case \
+	tests/mpi/cases/coll_shm_inter_root_copy.case
+
+# A decline on a communicator is quiet unless coll_base_verbose asks.
+TESTS += tests/mpi/coll_shm_quiet.sh
+EXTRA_DIST += tests/mpi/coll_shm_quiet.sh

@@ -1,7 +1,8 @@
 // The engine's single-copy paths (shm_single_copy.cc) in forked processes that read and write
 // each other's private buffers by Cross Memory Attach, as the processes of a node do through the
 // core's services: reduce-scatter-then-write reductions in rank order (a non-commutative
-// operation) at every root and in place, with stripes and pieces of every shape; gathers,
+// operation) at every root and in place, with stripes and pieces of every shape; the rooted
+// Reduce written into the root; gathers,
 // allgathers and scatters; mixed back to back with the slot paths (the phases stay in step);
 // buffers never touched past their ends, and a buffer's owner never leaving while it is used;
 // the relayed Bcast of an inter-communicator, reading a process outside the group.
@@ -156,6 +157,49 @@ TEST(ShmSingleCopy, ReduceKeepsRankOrderAtEveryRootAndInPlace) {
     }
 }
 
+// The rooted Reduce by writes into the root: every root, into a separate result and in place,
+// in rank order; non-roots' buffers untouched; nothing written past the root's result; and
+// back to back, so a non-root that left at once never overwrites what the root still combines.
+TEST(ShmSingleCopy, ReduceAtRootKeepsRankOrderAtEveryRootAndInPlace) {
+    const size_t counts[] = {1, 3, 1000, 40000};
+    for (int n : {1, 2, 3, 5}) {
+        Group s(n);
+        run_forked(n, [&](int rank) {
+            Engine e = engine_for(s, rank);
+            int round = 0;
+            for (size_t count : counts)
+                for (int root = 0; root < n; ++root)
+                    for (bool in_place : {false, true}) {
+                        ++round;
+                        const bool gets = rank == root;
+                        std::vector<Affine> in(count), out(count + 1, Affine{-1, -1});
+                        for (size_t i = 0; i < count; ++i) in[i] = item_of(rank, i, round);
+                        const void *src = in.data();
+                        if (in_place && gets) {
+                            std::memcpy(out.data(), in.data(), count * sizeof(Affine));
+                            src = out.data();
+                        }
+                        CHILD_CHECK(e.reduce_at_root_by_single_copy(
+                                        src, gets ? out.data() : nullptr, count, sizeof(Affine),
+                                        Combine{compose, nullptr}, root) == 0);
+                        for (size_t i = 0; i < count && src == in.data(); ++i)
+                            CHILD_CHECK(in[i].m == item_of(rank, i, round).m &&
+                                        in[i].c == item_of(rank, i, round).c);
+                        CHILD_CHECK(out[count].m == -1);
+                        if (!gets) {
+                            CHILD_CHECK(out[0].m == -1);
+                            continue;
+                        }
+                        for (size_t i = 0; i < count; ++i) {
+                            const Affine want = want_of(n, i, round);
+                            CHILD_CHECK(out[i].m == want.m && out[i].c == want.c);
+                        }
+                    }
+            return 0;
+        });
+    }
+}
+
 // Items larger than a slot (which the segment's path cannot combine) reduce by single copy.
 TEST(ShmSingleCopy, ReduceTakesItemsLargerThanASlot) {
     const int n = 3;
@@ -246,6 +290,15 @@ TEST(ShmSingleCopy, MixedWithSlotCallsBackToBack) {
                                                     Combine{compose, nullptr}, r) == 0);
                 if (r < 0 || rank == r)
                     for (size_t i = 0; i < 50; ++i) CHILD_CHECK(out[i].m == want_of(n, i, round).m);
+            }
+            {
+                std::vector<Affine> in(70), out(70);
+                for (size_t i = 0; i < 70; ++i) in[i] = item_of(rank, i, round);
+                CHILD_CHECK(e.reduce_at_root_by_single_copy(in.data(), out.data(), 70,
+                                                            sizeof(Affine),
+                                                            Combine{compose, nullptr}, root) == 0);
+                if (rank == root)
+                    for (size_t i = 0; i < 70; ++i) CHILD_CHECK(out[i].c == want_of(n, i, round).c);
             }
             {
                 std::vector<uint8_t> mine(30), all(30 * n);

@@ -59,6 +59,8 @@ std::string tried(const Chains &chains, int fn) {
 }
 
 [[gnu::cold]] void trace_decline(const Comm *comm, int fn, const Chains &chains, const Link &link) {
+    // A size table's hand-over happens on every call of that size: no message built unless shown.
+    if (mca::framework_verbosity("coll") < PLEXUS_LOG_TRACE) return;
     mca::emit(PLEXUS_LOG_TRACE, "coll", std::string(function_name(fn)) + " on " + comm_name(comm) + ": " +
                                             chains.name(link) + " declined, trying the next");
 }

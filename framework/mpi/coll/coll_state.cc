@@ -96,6 +96,7 @@ const Chains &build_chains_of(Comm *comm) {
             if (!d.selected && m && m->struct_size >= sizeof *m && m->destroy) m->destroy(m);
         }
         errors = std::move(sel.errors);
+        for (std::string &d : sel.declines) errors.push_back(std::move(d));  // said when unserved
     } else {
         errors.push_back("the component framework is not running");
     }

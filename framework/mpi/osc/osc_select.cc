@@ -137,6 +137,7 @@ int select_module(Win &w, std::string *message) {
     const plexus_osc_scope_t scope = scope_of(w);
     mca::Selection sel = core->select(kFramework, &scope);
     std::vector<std::string> refusals = sel.errors;
+    refusals.insert(refusals.end(), sel.declines.begin(), sel.declines.end());
     int first_error = 0;
     for (size_t i : sel.selected) {
         Attempt a;

@@ -1,0 +1,35 @@
+// The size table as one answer per call: which path serves a call of so many bytes, decided from
+// the parameters and from what every process of the communicator knows alike (sizes, whether all
+// may use single copy), so that every process takes the same path or every process declines and
+// the next component serves the call. Pure functions, so that the table is tested without a
+// communicator (tests/test_coll_shm_inter_decide.cc).
+#pragma once
+
+#include <cstddef>
+
+#include "shm_params.h"
+
+namespace plexus::coll_shm_inter {
+
+enum class Path {
+    Decline,     // the next component in the chain serves the call
+    Segment,       // chunks through the node group's segment
+    SingleCopy,    // the users' buffers moved directly (shm_single_copy.cc)
+    RootCombines,  // Reduce: every vector written into the root by single copy, combined there
+};
+
+const char *path_name(Path path);
+
+// bytes: the whole message. everyone_copies: every process of the communicator may use single
+// copy (TwoLevel::single_copy).
+Path decide_bcast(const Params &p, size_t bytes, bool everyone_copies);
+// bytes: the vector; all: Allreduce (else Reduce); item_fits_slot: one item fits a segment slot
+// (the segment's path combines items in place in its slots). Reduce only: RootCombines from
+// reduce_root_copy_from, below the striped single copy's threshold.
+Path decide_reduce(const Params &p, size_t bytes, bool all, bool everyone_copies,
+                   bool item_fits_slot);
+// block: one process's block; all: Allgather (else Gather).
+Path decide_gather(const Params &p, size_t block, bool all, bool everyone_copies);
+Path decide_scatter(const Params &p, size_t block, bool everyone_copies);
+
+}  // namespace plexus::coll_shm_inter
