@@ -3,10 +3,13 @@
 #include "runtime/topology.h"
 
 #include <hwloc.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <climits>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -234,6 +237,23 @@ bool Topology::bind_area_local(void *addr, size_t len) const {
     ok = ok && hwloc_set_area_membind(t, addr, len, cpus, HWLOC_MEMBIND_BIND, 0) == 0;
     hwloc_bitmap_free(cpus);
     return ok;
+}
+
+bool Topology::memory_binding_moot() {
+    // "0" (or "0-0"): one node, where every page goes anyway.
+    if (FILE *f = std::fopen("/sys/devices/system/node/online", "re")) {
+        char line[64] = "";
+        const bool got = std::fgets(line, sizeof line, f) != nullptr;
+        std::fclose(f);
+        const std::string nodes = got ? std::string(line, strcspn(line, "\n")) : "";
+        if (nodes == "0" || nodes == "0-0") return true;
+    }
+    // Unbound: the nodes near our CPUs are all of them, which the kernel treats as no preference.
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0) return false;
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 && CPU_COUNT(&mine) >= online;
 }
 
 // Throws std::runtime_error when the buffer is not hwloc XML hwloc can load.

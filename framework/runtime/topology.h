@@ -30,6 +30,10 @@ public:
     // Binds [addr, addr + len) to the NUMA nodes of this process's CPU binding. False where the
     // topology is not this machine's or the system cannot bind memory (errno says why).
     bool bind_area_local(void *addr, size_t len) const;
+    // True when binding memory to this process's NUMA nodes cannot place it anywhere else than
+    // the kernel's first touch does: the machine has one NUMA node, or the process may run on
+    // every CPU online. Asks the kernel, not hwloc, so that it costs no topology load.
+    static bool memory_binding_moot();
 
 private:
     struct Impl;
