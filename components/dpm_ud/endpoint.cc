@@ -1,6 +1,11 @@
 // The endpoint: open, request/response over the reliable layer, close.
 #include "endpoint.h"
 
+#include <poll.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstring>
 
@@ -77,7 +82,31 @@ void Endpoint::on_message(void *ctx, const void *data, size_t len, const plexus_
 
 int Endpoint::wait(const std::function<bool()> &done, int timeout_ms) {
     auto fn = [](void *ctx) { return (*static_cast<const std::function<bool()> *>(ctx))() ? 1 : 0; };
-    return host_->progress_wait(fn, const_cast<std::function<bool()> *>(&done), timeout_ms);
+    void *ctx = const_cast<std::function<bool()> *>(&done);
+    // An answer from a peer that has a CPU comes within tens of microseconds: the engine's own
+    // wait (spinning, then yielding) catches it. A longer wait is for the other group's
+    // collective steps: the engine's back-off would sleep ever longer (up to 2 ms in a dpm call)
+    // and miss the answer by up to that much, so the root sleeps in poll on the endpoint instead,
+    // woken by the datagram itself, with an engine pass after each wake-up and at least every
+    // 2 ms (the cap dpm calls give the engine's sleeps, so a long wait wakes no more often).
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    const auto deadline = start + std::chrono::milliseconds(timeout_ms);
+    constexpr auto kPolling = std::chrono::microseconds(200);
+    constexpr int64_t kEnginePassMs = 2;
+    do {
+        if (host_->progress_wait(fn, ctx, 0) == PLEXUS_SUCCESS) return PLEXUS_SUCCESS;
+        sched_yield();
+    } while (Clock::now() - start < kPolling);
+    int fd = -1;
+    if (dg_->wait_fd(ep_, &fd) != PLEXUS_SUCCESS || fd < 0) return host_->progress_wait(fn, ctx, timeout_ms);
+    for (;;) {
+        if (host_->progress_wait(fn, ctx, 0) == PLEXUS_SUCCESS) return PLEXUS_SUCCESS;
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0) return PLEXUS_ERR_TIMEOUT;
+        pollfd p{fd, POLLIN, 0};
+        (void)::poll(&p, 1, static_cast<int>(std::min<int64_t>(left, kEnginePassMs)));
+    }
 }
 
 int Endpoint::request(const std::vector<uint8_t> &to, const Message &m, int timeout_ms, Message *reply,

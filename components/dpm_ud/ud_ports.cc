@@ -94,6 +94,7 @@ int accept(plexus_dpm_module_t *self, const char *port, int root, plexus_coll_co
             auto stale = [](const Incoming &in) {
                 return in.message.kind == Kind::hello && in.message.deadline_ms <= now_ms();
             };
+            mark("answerer root: waiting for a hello");
             if (ep.next(wanted, stale, c.timeout_ms, &hello, &why) != PLEXUS_SUCCESS) {
                 status = PLEXUS_DPM_ERR_PORT;
                 why = "nobody connected to port " + address_text(ep.address()) + " within " +

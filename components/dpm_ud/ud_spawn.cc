@@ -63,6 +63,7 @@ int spawn(plexus_dpm_module_t *self, int n, const plexus_dpm_command_t cmds[], i
         auto wanted = [&](const Incoming &in) {
             return in.message.kind == Kind::hello && in.message.session == session;
         };
+        mark("answerer root: children started, waiting for their hello");
         if (ep->next(wanted, nullptr, c.timeout_ms, &hello, &why) != PLEXUS_SUCCESS) {
             status = PLEXUS_DPM_ERR_SPAWN;
             why = "the spawned job " + children + " (rank 0) sent no hello to " + address_text(ep->address()) +
