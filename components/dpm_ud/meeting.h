@@ -28,7 +28,7 @@ struct MeetingContext {
     const plexus_host_api_t *host = nullptr;
     const plexus_component_t *self = nullptr;
     Mode mode = Mode::ud;
-    int auto_threshold = 64;  // processes in both groups from which automatic picks rc
+    int auto_threshold = 256;  // processes in both groups from which automatic picks rc
     int timeout_ms = 60000;
     int fail_class = PLEXUS_DPM_ERR_PORT;  // what a failure to reach the other root returns
 };

@@ -17,10 +17,11 @@ int register_ud_params(const plexus_host_api_t *host, const plexus_component_t *
                    "dpm_ud_auto_threshold processes in both groups on, else ud). The spawning or "
                    "accepting side's setting decides. Default ud.",
                    2),
-        int_param("auto_threshold", &p->auto_threshold, "64",
+        int_param("auto_threshold", &p->auto_threshold, "256",
                   "With dpm_ud_mode auto: the number of processes in both groups together from which "
-                  "the roots use a TCP connection instead of datagrams. Default 64 (bench/dpm measures "
-                  "where the two cross on a machine).",
+                  "the roots use a TCP connection instead of datagrams. Default 256: where bench/dpm's "
+                  "scale model, fed with this machine's per-message costs and calibrated on quiet 1 + 1 "
+                  "connects, puts the crossover (datagrams cost more per byte, the connection more once).",
                   4).range(1, 1 << 30),
         string_param("if", &p->interface, "",
                      "The interface of dpm_ud's datagram endpoints: a name or IPv4 address (UDP) or "

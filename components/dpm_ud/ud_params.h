@@ -9,7 +9,7 @@ namespace plexus::dpm_ud {
 
 struct UdParams {
     int mode = 0;                    // index in kModes: ud, rc, auto
-    int64_t auto_threshold = 64;     // processes in both groups from which auto picks rc
+    int64_t auto_threshold = 256;    // processes in both groups from which auto picks rc
     const char *interface = "";      // "" : runtime_dgram_if
 };
 
