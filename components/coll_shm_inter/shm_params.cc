@@ -19,13 +19,13 @@ struct Storage {
     int64_t spin = 200;
     int64_t max_groups = 256;
     int64_t flat_barrier_max = 16;
-    uint64_t reduce_single_copy_from = 262144;
+    uint64_t reduce_single_copy_from = 4194304;
     uint64_t allreduce_single_copy_from = 262144;
     uint64_t gather_single_copy_from = 32768;
     uint64_t allgather_single_copy_from = 32768;
     uint64_t leaders_single_copy_from = 32768;
     uint64_t alltoall_single_copy_from = 32768;
-    uint64_t reduce_root_copy_from = 32768;
+    uint64_t reduce_root_copy_from = 16384;
 };
 
 Storage g_storage;
@@ -50,7 +50,7 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                        "Bcast by single copy (every process reads the root's buffer) from this "
                        "many bytes, whatever bcast_max_bytes says; 0: never",
                        6),
-            size_param("reduce_single_copy_bytes", &s.reduce_single_copy_from, "256k",
+            size_param("reduce_single_copy_bytes", &s.reduce_single_copy_from, "4M",
                        "Reduce by single copy (each process combines a stripe of every input, "
                        "read from the others' buffers, and writes it to the root) from this many "
                        "bytes; 0: never",
@@ -78,7 +78,7 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                        "each pair on one node by single copy (smaller: the next component's "
                        "pairwise messages); 0: never",
                        6),
-            size_param("reduce_root_copy_bytes", &s.reduce_root_copy_from, "32k",
+            size_param("reduce_root_copy_bytes", &s.reduce_root_copy_from, "16k",
                        "Reduce from this many bytes up to reduce_single_copy_bytes: every process "
                        "writes its vector into the root by single copy and returns, the root "
                        "combines them; 0: never",

@@ -24,11 +24,11 @@ Params defaults() {
     p.allreduce_max = 16 * KiB;
     p.gather_max = 4 * KiB;
     p.allgather_max = 16 * KiB;
-    p.reduce_single_copy_from = 256 * KiB;
+    p.reduce_single_copy_from = 4096 * KiB;
     p.allreduce_single_copy_from = 256 * KiB;
     p.gather_single_copy_from = 32 * KiB;
     p.allgather_single_copy_from = 32 * KiB;
-    p.reduce_root_copy_from = 32 * KiB;
+    p.reduce_root_copy_from = 16 * KiB;
     return p;
 }
 
@@ -54,17 +54,15 @@ TEST(CollShmInterDecide, AllreduceHandsTheMiddleBandOver) {
     EXPECT_EQ(allreduce(p, 4096 * KiB), Path::SingleCopy);
 }
 
-// A rooted Reduce fills the middle band by writes into the root (from reduce_root_copy_bytes),
-// with the band below it handed over.
+// A rooted Reduce is written into the root from reduce_root_copy_bytes (16 KiB) up to the
+// striped single copy (4 MiB): nothing of it is handed over.
 TEST(CollShmInterDecide, ReduceWritesTheMiddleBandIntoTheRoot) {
     Params p = defaults();
-    EXPECT_EQ(reduce(p, 16 * KiB), Path::Segment);
-    EXPECT_EQ(reduce(p, 16 * KiB + 4), Path::Decline);
-    EXPECT_EQ(reduce(p, 32 * KiB - 4), Path::Decline);
-    EXPECT_EQ(reduce(p, 32 * KiB), Path::RootCombines);
+    EXPECT_EQ(reduce(p, 16 * KiB - 4), Path::Segment);
+    EXPECT_EQ(reduce(p, 16 * KiB), Path::RootCombines);
     EXPECT_EQ(reduce(p, 64 * KiB), Path::RootCombines);
-    EXPECT_EQ(reduce(p, 256 * KiB - 4), Path::RootCombines);
-    EXPECT_EQ(reduce(p, 256 * KiB), Path::SingleCopy);
+    EXPECT_EQ(reduce(p, 4096 * KiB - 4), Path::RootCombines);
+    EXPECT_EQ(reduce(p, 4096 * KiB), Path::SingleCopy);
     // Any item size: the root combines in its own memory, not in slots.
     EXPECT_EQ(reduce(p, 64 * KiB, true, false), Path::RootCombines);
     EXPECT_EQ(reduce(p, 64 * KiB, false), Path::Decline);
@@ -98,7 +96,8 @@ TEST(CollShmInterDecide, NoSingleCopyDeclinesLargeCalls) {
 TEST(CollShmInterDecide, ItemsPastASlotOnlyBySingleCopy) {
     const Params p = defaults();
     EXPECT_EQ(allreduce(p, 8 * KiB, true, false), Path::Decline);
-    EXPECT_EQ(reduce(p, 256 * KiB, true, false), Path::SingleCopy);
+    EXPECT_EQ(reduce(p, 256 * KiB, true, false), Path::RootCombines);
+    EXPECT_EQ(reduce(p, 4096 * KiB, true, false), Path::SingleCopy);
 }
 
 TEST(CollShmInterDecide, BcastSingleCopyStartsAtItsThreshold) {
@@ -133,8 +132,9 @@ TEST(CollShmInterDecide, ForceServesEverySize) {
     EXPECT_EQ(allreduce(p, 64 * KiB, false), Path::Segment);
     EXPECT_EQ(allreduce(p, 256 * KiB), Path::SingleCopy);
     EXPECT_EQ(decide_scatter(p, 8 * KiB, true), Path::Segment);
-    EXPECT_EQ(reduce(p, 20 * KiB), Path::Segment);
-    EXPECT_EQ(reduce(p, 64 * KiB), Path::RootCombines);
+    EXPECT_EQ(reduce(p, 64 * KiB), Path::RootCombines);  // the root copy still comes first
+    p.reduce_root_copy_from = 0;
+    EXPECT_EQ(reduce(p, 64 * KiB), Path::Segment);
     // Forcing does not make the segment combine items it cannot hold.
     EXPECT_EQ(allreduce(p, 64 * KiB, true, false), Path::Decline);
 }
@@ -145,7 +145,7 @@ TEST(CollShmInterDecide, EachFunctionHasItsOwnEdges) {
     p.allreduce_single_copy_from = 32 * KiB;
     p.reduce_max = 0;
     EXPECT_EQ(allreduce(p, 64 * KiB), Path::SingleCopy);
-    EXPECT_EQ(reduce(p, 16 * KiB + 4), Path::Decline);
+    EXPECT_EQ(reduce(p, 64 * KiB), Path::RootCombines);
     EXPECT_EQ(reduce(p, 8), Path::Decline);
     EXPECT_EQ(allreduce(p, 8), Path::Segment);
 }
