@@ -6,6 +6,8 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -62,6 +64,28 @@ int spread(const MeetingContext &c, Group g, int rc, const std::string &why, Byt
     }
     *data = std::move(payload);
     return PLEXUS_DPM_SUCCESS;
+}
+
+// Two encoded messages in one spread: the first's length (4 bytes), the first, the second (which
+// may be empty). Each collective step costs the group's waiters a wake-up, late by up to the
+// engine's longest sleep, so the starter spreads the hello's and the cards' answers together
+// when it can.
+Bytes pair_of(const Bytes &first, const Bytes &second) {
+    const uint32_t len = static_cast<uint32_t>(first.size());
+    Bytes out(sizeof len);
+    std::memcpy(out.data(), &len, sizeof len);
+    out.insert(out.end(), first.begin(), first.end());
+    out.insert(out.end(), second.begin(), second.end());
+    return out;
+}
+
+void split_pair(const Bytes &in, Bytes *first, Bytes *second) {
+    uint32_t len = 0;
+    if (in.size() >= sizeof len) std::memcpy(&len, in.data(), sizeof len);
+    const size_t a = std::min<size_t>(len, in.size() - std::min(in.size(), sizeof len));
+    first->assign(in.begin() + static_cast<std::ptrdiff_t>(std::min(in.size(), sizeof len)),
+                  in.begin() + static_cast<std::ptrdiff_t>(std::min(in.size(), sizeof len) + a));
+    second->assign(in.begin() + static_cast<std::ptrdiff_t>(std::min(in.size(), sizeof len) + a), in.end());
 }
 
 Message decoded(const Bytes &data) {
@@ -155,7 +179,7 @@ int meet_as_starter(const MeetingContext &c, Group g, StarterRoot *root, uint64_
     mark("starter: cards gathered, context id %u proposed", proposal);
     int rc = status;
     std::string why = why0;
-    Bytes data;
+    Bytes data, ack_bytes, cards_bytes;
     if (at_root && rc == PLEXUS_DPM_SUCCESS) rc = check_cards(mine, &why);
     if (at_root && rc == PLEXUS_DPM_SUCCESS) {
         Message h;
@@ -167,12 +191,26 @@ int meet_as_starter(const MeetingContext &c, Group g, StarterRoot *root, uint64_
         h.cid = proposal;
         Message ack;
         if (root->hello(h, &ack, &why)) rc = c.fail_class;
-        else data = encode(ack);
+        else ack_bytes = encode(ack);
         mark("starter root: hello answered (%s)", rc ? "failed" : root->over_rc() ? "rc" : "ud");
+        // The usual case, both groups proposing the same id: the group needs nothing of the
+        // hello_ack before the cards are answered too, so it hears both in one step.
+        if (rc == PLEXUS_DPM_SUCCESS && ack.cid == proposal) {
+            Message m, r;
+            m.kind = Kind::cards;
+            m.session = session;
+            m.cid = proposal;
+            m.procs = std::move(mine);
+            if (root->request(m, &r, &why)) rc = c.fail_class;
+            else cards_bytes = encode(r);
+            mark("starter root: cards answered");
+        }
+        data = pair_of(ack_bytes, cards_bytes);
     }
     if (int e = spread(c, g, rc, why, &data)) return e;
-    const Message ack = decoded(data);
-    mark("starter: hello_ack spread");
+    split_pair(data, &ack_bytes, &cards_bytes);
+    const Message ack = decoded(ack_bytes);
+    mark("starter: hello_ack spread%s", cards_bytes.empty() ? "" : " with the cards_ack");
     uint32_t theirs = ack.cid;
     for (int round = 0; theirs != proposal; ++round) {
         if (round == kMaxRounds) {
@@ -192,20 +230,23 @@ int meet_as_starter(const MeetingContext &c, Group g, StarterRoot *root, uint64_
         if (int e = spread(c, g, rc, why, &data)) return e;
         theirs = decoded(data).cid;
     }
-    data.clear();
-    if (at_root) {
-        Message m, r;
-        m.kind = Kind::cards;
-        m.session = session;
-        m.cid = proposal;
-        m.procs = std::move(mine);
-        if (root->request(m, &r, &why)) rc = c.fail_class;
-        else data = encode(r);
-        mark("starter root: cards answered");
+    if (cards_bytes.empty()) {  // the ids differed: the cards go once they agree
+        data.clear();
+        if (at_root) {
+            Message m, r;
+            m.kind = Kind::cards;
+            m.session = session;
+            m.cid = proposal;
+            m.procs = std::move(mine);
+            if (root->request(m, &r, &why)) rc = c.fail_class;
+            else data = encode(r);
+            mark("starter root: cards answered");
+        }
+        if (int e = spread(c, g, rc, why, &data)) return e;
+        cards_bytes = std::move(data);
+        mark("starter: the other group's cards spread");
     }
-    if (int e = spread(c, g, rc, why, &data)) return e;
-    const Message theirs_cards = decoded(data);
-    mark("starter: the other group's cards spread");
+    const Message theirs_cards = decoded(cards_bytes);
     if (theirs_cards.status != PLEXUS_DPM_SUCCESS) {
         s->set_error("the other group could not build its side of the inter-communicator: %s",
                      theirs_cards.text.c_str());

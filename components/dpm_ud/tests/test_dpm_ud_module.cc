@@ -77,6 +77,7 @@ plexus_coll_comm_t *const kBuilt = reinterpret_cast<plexus_coll_comm_t *>(0x2000
 constexpr uint32_t kCid = 7;
 
 int g_built = 0;
+uint32_t g_agreed = kCid;  // the id intercomm_create must be given
 std::string g_error;
 
 int one(plexus_coll_comm_t *) { return 1; }
@@ -109,7 +110,7 @@ int context_id(plexus_coll_comm_t *, uint32_t at_least, uint32_t *cid) {
 }
 int intercomm_create(plexus_coll_comm_t *, const plexus_dpm_remote_group_t *remote, plexus_coll_comm_t **out) {
     ++g_built;
-    EXPECT_EQ(remote->context_id, kCid);
+    EXPECT_EQ(remote->context_id, g_agreed);
     *out = kBuilt;
     return 0;
 }
@@ -151,15 +152,16 @@ struct FakeCore {
         c.timeout_ms = 2000;
         c.fail_class = PLEXUS_DPM_ERR_PORT;
         g_built = 0;
+        g_agreed = kCid;
         g_error.clear();
     }
 };
 
-Message cards_of(Kind k, uint64_t session) {
+Message cards_of(Kind k, uint64_t session, uint32_t cid = kCid) {
     Message m;
     m.kind = k;
     m.session = session;
-    m.cid = kCid;
+    m.cid = cid;
     m.procs.push_back({"there", 0, Bytes(8, 1)});
     return m;
 }
@@ -225,6 +227,54 @@ TEST(DpmUdMeeting, AStarterWhoseAnswererVanishesBeforeDoneFailsKeepingWhatItBuil
     EXPECT_EQ(rc, PLEXUS_DPM_ERR_PORT);
     // Writing done or reading its answer, whichever met the closed socket first.
     EXPECT_NE(g_error.find("the vanishing answerer"), std::string::npos) << g_error;
+    EXPECT_EQ(g_built, 1);
+    EXPECT_EQ(inter, kBuilt);
+}
+
+// The other group proposes a higher id: one propose round, then the cards, the build and done,
+// each step in its order (the starter spreads the hello's answer alone when the ids differ).
+TEST(DpmUdMeeting, AStarterWhoseIdDiffersAgreesInARoundAndMeets) {
+    int sv[2];
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    FakeCore core;
+    g_agreed = 9;
+    std::thread answerer([&] {
+        Stream st(sv[1], true, 2000, "starter");
+        std::string why;
+        Message hello, in;
+        st.recv(&hello, &why);
+        Message ack;
+        ack.kind = Kind::hello_ack;
+        ack.session = hello.session;
+        ack.group_size = 1;
+        ack.group_id = "there";
+        ack.cid = 9;
+        st.send(ack, &why);
+        st.recv(&in, &why);
+        EXPECT_EQ(in.kind, Kind::propose);
+        EXPECT_EQ(in.cid, 9u);
+        Message pa;
+        pa.kind = Kind::propose_ack;
+        pa.session = hello.session;
+        pa.cid = 9;
+        st.send(pa, &why);
+        st.recv(&in, &why);
+        EXPECT_EQ(in.kind, Kind::cards);
+        EXPECT_EQ(in.cid, 9u);
+        st.send(cards_of(Kind::cards_ack, hello.session, 9), &why);
+        st.recv(&in, &why);
+        EXPECT_EQ(in.kind, Kind::done);
+        Message da;
+        da.kind = Kind::done_ack;
+        da.session = hello.session;
+        st.send(da, &why);
+    });
+    Stream stream(sv[0], true, 2000, "the answerer");
+    StarterRoot root(&stream, 2000);
+    plexus_coll_comm_t *inter = nullptr;
+    const int rc = meet_as_starter(core.c, {kLocal, 0}, &root, 44, PLEXUS_DPM_SUCCESS, "", &inter);
+    answerer.join();
+    EXPECT_EQ(rc, PLEXUS_DPM_SUCCESS) << g_error;
     EXPECT_EQ(g_built, 1);
     EXPECT_EQ(inter, kBuilt);
 }
