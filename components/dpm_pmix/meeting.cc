@@ -63,7 +63,8 @@ int conclude(const plexus_dpm_services_t *s, Channel *ch, bool agreed_here, int 
     std::string none;
     share(s, root, comm, &rc, &none);
     if (built) return built;
-    // The communicator exists here but the other side failed: nobody will use it.
+    // The communicator exists here but the other side failed: nobody will use it, and the MPI
+    // layer frees it with the error (dpm::meeting_result).
     return rc;
 }
 

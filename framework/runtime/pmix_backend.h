@@ -53,6 +53,10 @@ public:
     Status job_size_of(const std::string &nspace, int timeout_s, uint32_t *size) override {
         return client_->get_u32(nspace, std::nullopt, PMIX_JOB_SIZE, GetOptions{timeout_s, false}, size);
     }
+    Status disconnect_start(const std::vector<ProcId> &procs, int timeout_s,
+                            const std::shared_ptr<PendingOp> &op) override {
+        return client_->disconnect_start(procs, timeout_s, op);
+    }
 
 private:
     PmixBackend(std::unique_ptr<PmixClient> client, JobInfo job, int job_timeout_s);

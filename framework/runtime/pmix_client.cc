@@ -308,6 +308,32 @@ Status PmixClient::unpublish(const std::string &key) {
     return rc == PMIX_SUCCESS ? Status::ok() : failure(rc, "PMIx_Unpublish(" + key + ")");
 }
 
+Status PmixClient::disconnect_start(const std::vector<ProcId> &procs, int timeout_s,
+                                    const std::shared_ptr<PendingOp> &op) {
+    std::vector<pmix_proc_t> set;
+    for (const auto &p : procs) set.push_back(make_proc(p.nspace, p.rank));
+    const std::string what = "PMIx_Disconnect over " + std::to_string(procs.size()) + " processes";
+    InfoList info;  // packed into the request before PMIx_Disconnect_nb returns
+    info.add_timeout(timeout_s);
+    struct Pending {
+        std::shared_ptr<PendingOp> op;  // the waiter may have given up and gone: shared
+        std::string what;
+    };
+    auto *pending = new Pending{op, what};
+    pmix_status_t rc = PMIx_Disconnect_nb(
+        set.data(), set.size(), info.data(), info.size(),
+        [](pmix_status_t status, void *cbdata) {
+            std::unique_ptr<Pending> p(static_cast<Pending *>(cbdata));
+            p->op->finish(status == PMIX_SUCCESS ? Status::ok() : failure(status, p->what));
+        },
+        pending);
+    if (rc != PMIX_SUCCESS) {  // no callback comes
+        delete pending;
+        return failure(rc, what);
+    }
+    return Status::ok();
+}
+
 }  // namespace plexus::runtime
 
 #endif  // PLEXUS_HAVE_PMIX

@@ -67,6 +67,15 @@ public:
     Status lookup(const std::string &key, bool wait, int timeout_s, std::string *value);
     Status unpublish(const std::string &key);
 
+    // PMIx_Disconnect_nb over procs (a collective of every process listed, bounded by timeout_s
+    // where the server honours PMIX_TIMEOUT); *op is finished from libpmix's thread. libpmix 4.2.2
+    // drops what this client holds of every other namespace listed when the call is made
+    // (pmix_client_connect.c, PMIx_Disconnect_nb: PMIX_GDS_DEL_NSPACE), the only client call
+    // that does: each namespace a client learns of (a spawn's answer, a PMIx_Get of one of its
+    // processes) costs it three hash tables, about 52 KB, until then.
+    Status disconnect_start(const std::vector<ProcId> &procs, int timeout_s,
+                            const std::shared_ptr<PendingOp> &op);
+
 private:
     PmixClient() = default;
     struct ValueDeleter {

@@ -250,4 +250,9 @@ Status Runtime::job_size_of(const std::string &nspace, uint32_t *size) {
     return backend_->job_size_of(nspace, timeout_seconds(settings_.modex_timeout_ms), size);
 }
 
+Status Runtime::disconnect_start(const std::vector<ProcId> &procs, int timeout_ms,
+                                 const std::shared_ptr<PendingOp> &op) {
+    return backend_->disconnect_start(procs, timeout_seconds(timeout_ms), op);
+}
+
 }  // namespace plexus::runtime

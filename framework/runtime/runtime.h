@@ -60,6 +60,8 @@ public:
     Status spawn(const std::vector<SpawnRequest> &requests, std::string *nspace);
     Status publish(const std::string &key, const std::string &value, Persistence persistence);
     Status job_size_of(const std::string &nspace, uint32_t *size);
+    // MPI_Comm_disconnect across jobs (Backend::disconnect_start), bounded by timeout_ms.
+    Status disconnect_start(const std::vector<ProcId> &procs, int timeout_ms, const std::shared_ptr<PendingOp> &op);
 
     static constexpr const char *kSecretKey = "plexus.job.secret";
 

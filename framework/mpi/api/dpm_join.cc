@@ -5,7 +5,6 @@
 
 #include "mpi/api/profiling.h"
 #include "mpi/arg_check.h"
-#include "mpi/coll/coll_handles.h"
 #include "mpi/dpm/dpm_api.h"
 #include "mpi/mpi_state.h"
 
@@ -46,8 +45,7 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm) {
     plexus_coll_comm_t *out = nullptr;
     dpm::LongWaits long_waits;  // the other process may come much later
     rc = m->join(m, fd, &out);
-    if (rc == MPI_SUCCESS) *intercomm = coll::object(out);
-    return dpm::module_result(fn, MPI_COMM_WORLD, rc, "join failed");
+    return dpm::meeting_result(fn, MPI_COMM_WORLD, rc, out, intercomm, "join failed");
 }
 
 }  // extern "C"

@@ -46,8 +46,7 @@ int meet(const char *fn, bool accept, const char *port_name, MPI_Info info, int 
     plexus_coll_comm_t *out = nullptr;
     dpm::LongWaits long_waits;  // the other side may come in minutes
     rc = f(m, comm->rank == root ? port_name : nullptr, root, coll::handle(comm), &out);
-    if (rc == MPI_SUCCESS) *newcomm = coll::object(out);
-    return dpm::module_result(fn, comm, rc, accept ? "accept failed" : "connect failed");
+    return dpm::meeting_result(fn, comm, rc, out, newcomm, accept ? "accept failed" : "connect failed");
 }
 
 }  // namespace

@@ -74,8 +74,7 @@ int spawn(const char *fn, Commands &c, int root, Comm *comm, MPI_Comm *intercomm
     dpm::LongWaits long_waits;
     rc = m->spawn(m, is_root ? static_cast<int>(c.cmds.size()) : 0, is_root ? c.cmds.data() : nullptr, root,
                   coll::handle(comm), &out, errcodes);
-    *intercomm = rc == MPI_SUCCESS ? coll::object(out) : MPI_COMM_NULL;
-    return dpm::module_result(fn, comm, rc, "the spawn failed");
+    return dpm::meeting_result(fn, comm, rc, out, intercomm, "the spawn failed");
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 // The shared parts of the dynamic-process calls.
 #include "mpi/dpm/dpm_api.h"
 
+#include "mpi/coll/coll_handles.h"
 #include "mpi/comm/internal_collectives.h"
 #include "mpi/dpm/dpm.h"
+#include "mpi/dpm/dpm_disconnect.h"
 #include "mpi/error_codes.h"
 #include "mpi/error_report.h"
 #include "mpi/mpi_state.h"
@@ -21,6 +23,17 @@ int module_result(const char *function, const Comm *comm, int rc, const char *wh
     std::string message = take_error();
     if (message.empty()) message = std::string(what) + ": " + (class_text(rc) ? class_text(rc) : "unknown error");
     return report_errorf(comm, rc, "%s: %s", function, message.c_str());
+}
+
+int meeting_result(const char *function, const Comm *comm, int rc, plexus_coll_comm_t *out, MPI_Comm *newcomm,
+                   const char *what) {
+    if (rc == MPI_SUCCESS) {
+        *newcomm = coll::object(out);
+        return MPI_SUCCESS;
+    }
+    *newcomm = MPI_COMM_NULL;
+    discard(out);  // before the report: an error handler may end the program
+    return module_result(function, comm, rc, what);
 }
 
 int root_verdict(const char *function, Comm *comm, int root, int root_rc) {

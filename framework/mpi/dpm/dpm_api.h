@@ -22,6 +22,13 @@ plexus_dpm_module_t *module_or_report(const char *function, const Comm *comm, in
 // (or, when it left none, `what` and the class's text).
 int module_result(const char *function, const Comm *comm, int rc, const char *what);
 
+// rc and the inter-communicator a module's spawn, accept, connect or join left in out: on success
+// *newcomm gets it; on failure *newcomm is MPI_COMM_NULL and one the module built all the same
+// (its meeting failed after this process built: another process of the group, or the other
+// side, failed) is discarded here, then the error is reported as module_result does.
+int meeting_result(const char *function, const Comm *comm, int rc, plexus_coll_comm_t *out, MPI_Comm *newcomm,
+                   const char *what);
+
 // Collective over comm: the root's check result (root_rc, already reported there) reaches every
 // process; the others report that the root refused. MPI_SUCCESS when the root accepted.
 int root_verdict(const char *function, Comm *comm, int root, int root_rc);

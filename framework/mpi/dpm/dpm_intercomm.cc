@@ -11,6 +11,7 @@
 #include "mpi/comm/comm_build_common.h"
 #include "mpi/comm/internal_collectives.h"
 #include "mpi/dpm/dpm.h"
+#include "mpi/dpm/dpm_disconnect.h"
 #include "mpi/mpi_state.h"
 
 namespace plexus::mpi::dpm {
@@ -102,7 +103,10 @@ int intercomm_create(Comm *comm, const plexus_dpm_remote_group_t &remote, Comm *
     }
     Comm *c = build::make_inter(remote.context_id, local_id[0], comm->local_procs, ids, comm->rank, comm);
     if (int rc = reach(ids)) {
+        // Half built: the object and the endpoints of the processes reached before the one that
+        // failed, unless another communicator reaches them too.
         comm_registry().discard(nullptr, c);
+        drop_endpoints(unreached_except(ids, nullptr));
         return rc;
     }
     build::publish(c, out);
