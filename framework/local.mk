@@ -62,7 +62,7 @@ plexussdkinclude_HEADERS = \
 	framework/include/plexus/sdk/param.hpp framework/include/plexus/sdk/descriptor.hpp \
 	framework/include/plexus/sdk/process_module.hpp framework/include/plexus/sdk/progress.hpp \
 	framework/include/plexus/sdk/btl_entry_points.hpp framework/include/plexus/sdk/btl_limits.hpp \
-	framework/include/plexus/sdk/btl_module.hpp
+	framework/include/plexus/sdk/btl_module.hpp framework/include/plexus/sdk/btl_fast_channel.hpp
 pkgconfig_DATA += framework/plexus-component.pc
 # osc components: the module filled from a window class, the fair lock on shared words; dpm
 # components: a spawn's outcome shared with every parent, the module filled from its entry points.

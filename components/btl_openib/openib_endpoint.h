@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <plexus/dgram.h>
+#include <plexus/sdk/btl_fast_channel.hpp>
 
 #include "conn_state.h"
 #include "credits.h"
@@ -28,18 +29,16 @@ struct Queued {
     std::vector<uint8_t> bytes;  // the upper layer's header and payload
 };
 
-enum class OutState : uint8_t { None, Pending, Active, Quiesced };
-// What a PENDING channel becomes once granted (QUIESCE, RESUME and DROP may come first).
-enum class OutWant : uint8_t { Active, Quiesced, Dropped };
+// The fast-channel state every BTL with fast channels keeps (plexus/sdk/btl_fast_channel.hpp).
+using OutState = sdk::FastState;
+using OutWant = sdk::FastWant;
 
-struct OutChannel {
+// The eager RDMA ring this process writes into, in the peer's memory; its state is the SDK's.
+struct OutChannel : sdk::FastChannel {
     RingSender ring;
     uint64_t remote_addr = 0;
     uint32_t rkey = 0;
     uint32_t generation = 0;  // the grant's (credits of another generation are ignored)
-    OutState state = OutState::None;
-    OutWant want = OutWant::Active;
-    bool no_auto = false;  // refused, or dropped on purpose: the threshold does not ask again
 };
 
 struct InChannel {

@@ -20,8 +20,7 @@ bool read_body(const uint8_t *data, size_t len, T *out) {
 }  // namespace
 
 void OpenibModule::request_channel(Endpoint *ep) {
-    ep->out.state = OutState::Pending;
-    ep->out.want = OutWant::Active;
+    ep->out.requested();
     send_control(ep, kTagChanRequest, nullptr, 0);
 }
 
@@ -29,68 +28,30 @@ int OpenibModule::fast_channel(Endpoint *ep, plexus_btl_fast_op_t op) {
     if (!ep || ep->deleted) return PLEXUS_ERR_BAD_PARAM;
     if (ep->conn.state() == ConnState::Failed) return PLEXUS_ERR_UNREACH;
     OutChannel &o = ep->out;
-    switch (op) {
-    case PLEXUS_BTL_FAST_CREATE:
-        if (o.state == OutState::Pending) {
-            o.want = OutWant::Active;
-            return PLEXUS_SUCCESS;
-        }
-        if (o.state != OutState::None) return PLEXUS_SUCCESS;
-        o.no_auto = false;
+    const uint32_t generation = o.generation;
+    sdk::FastStep step;
+    const int rc = o.apply(op, &step);
+    if (step == sdk::FastStep::Request) {
         request_channel(ep);  // connects first when needed; PENDING until the peer answers
-        return PLEXUS_SUCCESS;
-    case PLEXUS_BTL_FAST_QUIESCE:
-        if (o.state == OutState::None) return PLEXUS_ERR_NOT_FOUND;
-        if (o.state == OutState::Pending) o.want = OutWant::Quiesced;
-        if (o.state == OutState::Active) o.state = OutState::Quiesced;
-        return PLEXUS_SUCCESS;
-    case PLEXUS_BTL_FAST_RESUME:
-        if (o.state == OutState::None) return PLEXUS_ERR_NOT_FOUND;
-        if (o.state == OutState::Pending) o.want = OutWant::Active;
-        if (o.state == OutState::Quiesced) o.state = OutState::Active;
-        return PLEXUS_SUCCESS;
-    case PLEXUS_BTL_FAST_DROP:
-        o.no_auto = true;  // dropped on purpose: the threshold must not ask again
-        if (o.state == OutState::None) return PLEXUS_SUCCESS;
-        if (o.state == OutState::Pending) {
-            o.want = OutWant::Dropped;  // given back when the grant arrives
-            return PLEXUS_SUCCESS;
-        }
-        {
-            // Sent after every write into the ring on the same RC queue pair, so it completes at
-            // the peer after they have all landed: the peer drains the ring, then frees it.
-            const ChanDrop d{o.generation};
-            o = OutChannel{};
-            o.no_auto = true;
-            send_control(ep, kTagChanDrop, &d, sizeof d);
-        }
-        return PLEXUS_SUCCESS;
+    } else if (step == sdk::FastStep::GiveBack) {
+        // Sent after every write into the ring on the same RC queue pair, so it completes at the
+        // peer after they have all landed: the peer drains the ring, then frees it.
+        o = OutChannel{};
+        o.no_auto = true;
+        const ChanDrop d{generation};
+        send_control(ep, kTagChanDrop, &d, sizeof d);
     }
-    return PLEXUS_ERR_BAD_PARAM;
+    return rc;
 }
 
 plexus_btl_fast_state_t OpenibModule::fast_channel_state(const Endpoint *ep) const {
-    if (!ep) return PLEXUS_BTL_FAST_NONE;
-    switch (ep->out.state) {
-    case OutState::Pending:
-        return ep->out.want == OutWant::Dropped ? PLEXUS_BTL_FAST_NONE : PLEXUS_BTL_FAST_PENDING;
-    case OutState::Active:
-        return PLEXUS_BTL_FAST_ACTIVE;
-    case OutState::Quiesced:
-        return PLEXUS_BTL_FAST_QUIESCED;
-    case OutState::None:
-        break;
-    }
-    return PLEXUS_BTL_FAST_NONE;
+    return ep ? ep->out.reported() : PLEXUS_BTL_FAST_NONE;
 }
 
 int OpenibModule::fast_channel_stats(plexus_btl_fast_stats_t *out) const {
     if (!out) return PLEXUS_ERR_BAD_PARAM;
-    plexus_btl_fast_stats_t s{};
-    for (const auto &ep : endpoints_) {
-        s.active += ep->out.state == OutState::Active;
-        s.quiesced += ep->out.state == OutState::Quiesced;
-    }
+    plexus_btl_fast_stats_t s =
+        sdk::count_fast_channels(endpoints_, [](const auto &ep) -> const OutChannel & { return ep->out; });
     s.incoming = channels_granted_;
     s.capacity = static_cast<uint32_t>(params_.eager_rdma_num);
     s.fast_sends = fast_sends_;
@@ -162,16 +123,15 @@ void OpenibModule::grant_or_refuse(Endpoint *ep) {
 void OpenibModule::on_grant(Endpoint *ep, const ChanGrant &g) {
     OutChannel &o = ep->out;
     const bool fits = g.slots > 0 && g.slot_bytes > kRingFooterBytes;
-    if (o.state == OutState::Pending && o.want != OutWant::Dropped && fits && !ep->deleted) {
+    if (o.granted(fits && !ep->deleted)) {
         o.ring = RingSender(g.slots, g.slot_bytes);
         o.remote_addr = g.addr;
         o.rkey = g.rkey;
         o.generation = g.generation;
-        o.state = o.want == OutWant::Quiesced ? OutState::Quiesced : OutState::Active;
         host_->log(self_, PLEXUS_LOG_DETAIL, "eager RDMA channel %u to %s in use", g.generation, describe(ep).c_str());
         return;
     }
-    if ((o.state == OutState::Active || o.state == OutState::Quiesced) && o.generation == g.generation) return;
+    if (o.in_use() && o.generation == g.generation) return;  // repeated
     if (o.state == OutState::Pending) {
         o = OutChannel{};
         o.no_auto = true;

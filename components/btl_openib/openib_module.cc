@@ -314,8 +314,7 @@ int OpenibModule::del_procs(size_t n, plexus_btl_endpoint_t *const *eps) {
 }
 
 int OpenibModule::register_recv(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx) {
-    handlers_[tag] = Handler{fn, fn ? ctx : nullptr};
-    return PLEXUS_SUCCESS;
+    return recv_.set(tag, fn, ctx);
 }
 
 std::string OpenibModule::describe(const Endpoint *ep) const {
@@ -330,7 +329,7 @@ void OpenibModule::fail_peer(Endpoint *ep, const std::string &why) {
     ep->queue.clear();
     ep->queued_bytes = 0;
     (void)ep->conn.on_error();
-    if (!ep->deleted) host_->abort(kLostPeerStatus, msg.c_str());
+    if (!ep->deleted) host_->abort(sdk::kBtlLostPeerStatus, msg.c_str());
 }
 
 }  // namespace plexus::btl_openib

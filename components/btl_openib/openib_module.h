@@ -15,6 +15,7 @@
 
 #include <plexus/btl.h>
 #include <plexus/dgram.h>
+#include <plexus/sdk/btl_module.hpp>
 
 #include "openib_endpoint.h"
 #include "openib_params.h"
@@ -24,15 +25,6 @@
 #include "wire.h"
 
 namespace plexus::btl_openib {
-
-class OpenibModule;
-
-struct ModuleHandle {
-    plexus_btl_module_t api;
-    OpenibModule *self;
-};
-
-inline constexpr int kLostPeerStatus = 1;
 
 // What put/get's remote handle carries (plexus_btl_mem_handle_t.data).
 struct MemHandle {
@@ -68,7 +60,7 @@ public:
     // Devices, port, PD, CQ, buffers, connect endpoint, card. PLEXUS_ERR_NOT_AVAILABLE / BAD_PARAM + why.
     int open(plexus_reason_t *why);
     plexus_btl_module_t *api() { return &handle_.api; }
-    static OpenibModule *from(plexus_btl_module_t *m) { return reinterpret_cast<ModuleHandle *>(m)->self; }
+    static OpenibModule *from(plexus_btl_module_t *m) { return sdk::BtlModuleHandle<OpenibModule>::owner(m); }
 
     int add_procs(size_t n, const plexus_btl_proc_t *procs, plexus_btl_endpoint_t **eps);
     int del_procs(size_t n, plexus_btl_endpoint_t *const *eps);
@@ -87,10 +79,6 @@ public:
     int progress();
 
 private:
-    struct Handler {
-        plexus_btl_recv_fn_t fn = nullptr;
-        void *ctx = nullptr;
-    };
     // A put or get in flight.
     struct RdmaOp {
         plexus_btl_rdma_done_fn_t done = nullptr;
@@ -163,7 +151,7 @@ private:
     CqPtr cq_;
     std::vector<Endpoint *> in_rings_;  // peers writing into a ring of this process
     std::vector<Endpoint *> owing_;     // peers with credits owed or sends queued (checked in progress)
-    Handler handlers_[PLEXUS_BTL_TAG_COUNT];
+    sdk::BtlRecvTable recv_;
     bool in_progress_ = false;
     uint64_t polls_ = 0;
     uint64_t fast_sends_ = 0;
@@ -174,7 +162,7 @@ private:
     const plexus_host_api_t *host_;
     const plexus_component_t *self_;
     OpenibParams params_;
-    ModuleHandle handle_{};
+    sdk::BtlModuleHandle<OpenibModule> handle_{};
     PortInfo port_;
     ContextPtr ctx_;
     PdPtr pd_;
@@ -203,7 +191,6 @@ private:
     uint32_t next_generation_ = 1;
     std::vector<std::unique_ptr<Endpoint>> endpoints_;
     std::map<std::pair<std::string, uint32_t>, Endpoint *> by_proc_;
-    bool unhandled_warned_[PLEXUS_BTL_TAG_COUNT] = {};
 };
 
 int64_t now_ns();

@@ -70,31 +70,21 @@ int register_openib_params(const plexus_host_api_t *host, const plexus_component
                   "Default 30000.", 5).range(1, 3'600'000),
     });
     if (rc != PLEXUS_SUCCESS) return rc;
-    const BtlLimits limits = btl_limits(host, self, {p->eager_limit, p->max_send_size, p->exclusivity});
-    p->eager_limit = limits.eager_limit;
-    p->max_send_size = limits.max_send_size;
-    p->exclusivity = limits.exclusivity;
+    read_btl_limits(host, self, p);
     return PLEXUS_SUCCESS;
 }
 
 std::string validate_openib_params(const OpenibParams &p) {
-    if (std::string bad = sdk::check_btl_limits("openib", {p.eager_limit, p.max_send_size, p.exclusivity});
-        !bad.empty())
-        return bad;
+    if (std::string bad = sdk::check_btl_limits("openib", sdk::limits_of(p)); !bad.empty()) return bad;
     if (p.max_send_size > (uint64_t{1} << 30))
         return "btl_openib_max_send_size is " + bytes_text(p.max_send_size) + "; valid: from btl_openib_eager_limit to 1g";
-    if (p.max_queued < p.max_send_size)
-        return "btl_openib_max_queued is " + bytes_text(p.max_queued) + ", below btl_openib_max_send_size (" +
-               bytes_text(p.max_send_size) + "); valid: at least btl_openib_max_send_size";
+    if (std::string bad = sdk::check_max_queued("openib", p.max_queued, p.max_send_size); !bad.empty()) return bad;
     if (p.recv_queue_depth + p.ctl_credits > 65535)
         return "btl_openib_recv_queue_depth + btl_openib_ctl_credits is " +
                std::to_string(p.recv_queue_depth + p.ctl_credits) + "; valid: at most 65535";
     if (p.reg_cache_max_bytes == 0)
         return "btl_openib_reg_cache_max_bytes is 0; valid: at least 1 (a size such as 64m or 1g)";
-    const bool inc = p.if_include && *p.if_include, exc = p.if_exclude && *p.if_exclude;
-    if (inc && exc)
-        return std::string("btl_openib_if_include (") + p.if_include + ") and btl_openib_if_exclude (" + p.if_exclude +
-               ") are both set; set one of them";
+    if (std::string bad = sdk::check_if_lists("openib", p.if_include, p.if_exclude); !bad.empty()) return bad;
     std::vector<PortSpec> specs;
     std::string err;
     if (!parse_port_list("btl_openib_if_include", p.if_include ? p.if_include : "", &specs, &err) ||

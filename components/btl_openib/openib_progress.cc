@@ -116,8 +116,7 @@ void OpenibModule::on_recv(Endpoint *ep, uint32_t slot, size_t bytes) {
 void OpenibModule::on_credits(Endpoint *ep, uint16_t data, uint8_t ctl, uint16_t rdma, uint8_t rdma_gen) {
     if (data || ctl) ep->credits.returned(Piggyback{data, ctl, 0});
     OutChannel &o = ep->out;
-    if (rdma && (o.state == OutState::Active || o.state == OutState::Quiesced) &&
-        static_cast<uint8_t>(o.generation) == rdma_gen)
+    if (rdma && o.in_use() && static_cast<uint8_t>(o.generation) == rdma_gen)
         o.ring.returned(rdma);
     if ((data || rdma) && !ep->queue.empty()) list(ep);
 }
@@ -132,15 +131,7 @@ void OpenibModule::deliver(Endpoint *ep, uint8_t tag, const uint8_t *data, size_
         ep->deferred.push_back(Deferred{tag, std::vector<uint8_t>(data, data + len)});
         return;
     }
-    const Handler &h = handlers_[tag];
-    if (!h.fn) {
-        if (!unhandled_warned_[tag])
-            host_->log(self_, PLEXUS_LOG_WARN, "dropping messages with tag 0x%02x: no callback registered", tag);
-        unhandled_warned_[tag] = true;
-        return;
-    }
-    const plexus_btl_recv_desc_t msg{ep->upper_id, tag, {0, 0, 0}, data, len};
-    h.fn(h.ctx, &msg);
+    recv_.deliver(host_, self_, ep->upper_id, tag, data, len);
 }
 
 // A failed work request: its resources come back, and the peer is lost (a flushed request is the

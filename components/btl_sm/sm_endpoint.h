@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <plexus/sdk/btl_fast_channel.hpp>
+
 #include "fastbox.h"
 #include "frag_pool.h"
 #include "segment_layout.h"
@@ -14,17 +16,14 @@
 
 namespace plexus::btl_sm {
 
-enum class OutState : uint8_t { None, Pending, Active, Quiesced };
-// What a PENDING box becomes once granted (QUIESCE, RESUME and DROP may come before the grant).
-enum class OutWant : uint8_t { Active, Quiesced, Dropped };
+// The fast-channel state every BTL with fast channels keeps (plexus/sdk/btl_fast_channel.hpp).
+using OutState = sdk::FastState;
+using OutWant = sdk::FastWant;
 
-// The fast box this process sends on, in the peer's segment.
-struct OutBox {
+// The fast box this process sends on, in the peer's segment; its state is the SDK's.
+struct OutBox : sdk::FastChannel {
     BoxWriter writer;
     size_t max_message = 0;  // largest message that goes through it
-    OutState state = OutState::None;
-    OutWant want = OutWant::Active;
-    bool no_auto = false;    // refused, or dropped on purpose: the threshold does not ask again
     uint32_t index = 0;
 };
 

@@ -161,15 +161,14 @@ void SmModule::on_grant(Endpoint *ep, const BoxGrant &g) {
     OutBox &o = ep->out;
     const bool fits = is_power_of_two(g.ring) && g.ring >= kBoxMinSize && g.offset <= ep->segment.size() &&
                       box_bytes(g.ring) <= ep->segment.size() - g.offset;
-    if (o.state == OutState::Pending && o.want != OutWant::Dropped && fits && !ep->deleted) {
+    if (o.granted(fits && !ep->deleted)) {
         o.writer = BoxWriter(ep->segment.base() + g.offset, g.ring);
         o.max_message = std::min<size_t>(params_.eager_limit, box_max_message(g.ring));
         o.index = g.index;
-        o.state = o.want == OutWant::Quiesced ? OutState::Quiesced : OutState::Active;
         host_->log(self_, PLEXUS_LOG_DETAIL, "fast box %u to pid %d in use", g.index, ep->pid);
         return;
     }
-    if ((o.state == OutState::Active || o.state == OutState::Quiesced) && o.index == g.index) return;  // repeated
+    if (o.in_use() && o.index == g.index) return;  // repeated
     if (o.state == OutState::Pending) o.state = OutState::None;
     const BoxDrop d{g.index};
     send_control(ep, kCtlBoxDrop, &d, sizeof d);

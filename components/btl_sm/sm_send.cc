@@ -67,77 +67,37 @@ void SmModule::send_control(Endpoint *ep, uint8_t tag, const void *body, size_t 
 }
 
 void SmModule::request_box(Endpoint *ep) {
-    ep->out.state = OutState::Pending;
-    ep->out.want = OutWant::Active;
+    ep->out.requested();
     send_control(ep, kCtlBoxRequest, nullptr, 0);
 }
 
 int SmModule::fast_channel(Endpoint *ep, plexus_btl_fast_op_t op) {
     if (!ep || ep->deleted) return PLEXUS_ERR_BAD_PARAM;
     OutBox &o = ep->out;
-    switch (op) {
-    case PLEXUS_BTL_FAST_CREATE:
-        if (o.state == OutState::Pending) {
-            o.want = OutWant::Active;
-            return PLEXUS_SUCCESS;
-        }
-        if (o.state != OutState::None) return PLEXUS_SUCCESS;
+    const uint32_t index = o.index;
+    sdk::FastStep step;
+    const int rc = o.apply(op, &step);
+    if (step == sdk::FastStep::Request) {
         // The peer's own count of granted boxes says at once when it is full.
         if (load_acquire(ep->header->boxes_granted) >= ep->header->box_count) return PLEXUS_ERR_NOT_AVAILABLE;
-        o.no_auto = false;
         request_box(ep);
-        return PLEXUS_SUCCESS;
-    case PLEXUS_BTL_FAST_QUIESCE:
-        if (o.state == OutState::None) return PLEXUS_ERR_NOT_FOUND;
-        if (o.state == OutState::Pending) o.want = OutWant::Quiesced;
-        if (o.state == OutState::Active) o.state = OutState::Quiesced;
-        return PLEXUS_SUCCESS;
-    case PLEXUS_BTL_FAST_RESUME:
-        if (o.state == OutState::None) return PLEXUS_ERR_NOT_FOUND;
-        if (o.state == OutState::Pending) o.want = OutWant::Active;
-        if (o.state == OutState::Quiesced) o.state = OutState::Active;
-        return PLEXUS_SUCCESS;
-    case PLEXUS_BTL_FAST_DROP:
-        o.no_auto = true;  // dropped on purpose: the threshold must not ask again
-        if (o.state == OutState::None) return PLEXUS_SUCCESS;
-        if (o.state == OutState::Pending) {
-            o.want = OutWant::Dropped;  // given back when the grant arrives
-            return PLEXUS_SUCCESS;
-        }
-        {
-            // Queued behind every message already in the box: the peer drains it, then frees it.
-            const BoxDrop d{o.index};
-            o.state = OutState::None;
-            o.writer = BoxWriter();
-            send_control(ep, kCtlBoxDrop, &d, sizeof d);
-        }
-        return PLEXUS_SUCCESS;
+    } else if (step == sdk::FastStep::GiveBack) {
+        // Queued behind every message already in the box: the peer drains it, then frees it.
+        o.writer = BoxWriter();
+        const BoxDrop d{index};
+        send_control(ep, kCtlBoxDrop, &d, sizeof d);
     }
-    return PLEXUS_ERR_BAD_PARAM;
+    return rc;
 }
 
 plexus_btl_fast_state_t SmModule::fast_channel_state(const Endpoint *ep) const {
-    if (!ep) return PLEXUS_BTL_FAST_NONE;
-    switch (ep->out.state) {
-    case OutState::Pending:
-        return ep->out.want == OutWant::Dropped ? PLEXUS_BTL_FAST_NONE : PLEXUS_BTL_FAST_PENDING;
-    case OutState::Active:
-        return PLEXUS_BTL_FAST_ACTIVE;
-    case OutState::Quiesced:
-        return PLEXUS_BTL_FAST_QUIESCED;
-    case OutState::None:
-        break;
-    }
-    return PLEXUS_BTL_FAST_NONE;
+    return ep ? ep->out.reported() : PLEXUS_BTL_FAST_NONE;
 }
 
 int SmModule::fast_channel_stats(plexus_btl_fast_stats_t *out) const {
     if (!out) return PLEXUS_ERR_BAD_PARAM;
-    plexus_btl_fast_stats_t s{};
-    for (const auto &ep : endpoints_) {
-        s.active += ep->out.state == OutState::Active;
-        s.quiesced += ep->out.state == OutState::Quiesced;
-    }
+    plexus_btl_fast_stats_t s =
+        sdk::count_fast_channels(endpoints_, [](const auto &ep) -> const OutBox & { return ep->out; });
     s.incoming = boxes_granted_;
     s.capacity = static_cast<uint32_t>(params_.fastbox_max);
     s.fast_sends = fast_sends_;

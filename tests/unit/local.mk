@@ -63,3 +63,9 @@ if HAVE_GTEST
 check_PROGRAMS += tests/unit/test_sdk_osc
 TESTS += tests/unit/test_sdk_osc
 endif
+
+# The SDK's BTL pieces: fast-channel state, module handle, receive table, limits checks.
+if HAVE_GTEST
+check_PROGRAMS += tests/unit/test_sdk_btl
+TESTS += tests/unit/test_sdk_btl
+endif

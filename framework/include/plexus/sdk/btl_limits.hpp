@@ -64,4 +64,36 @@ inline void apply_btl_limits(const BtlLimits &l, plexus_btl_module_t *m) noexcep
     m->exclusivity = l.exclusivity;
 }
 
+// A component's parameter struct with the three members eager_limit, max_send_size and
+// exclusivity: its limits as a BtlLimits, and the limits the user set read into it (its values
+// before the call are the component's defaults).
+template <class Params>
+BtlLimits limits_of(const Params &p) noexcept {
+    return {p.eager_limit, p.max_send_size, p.exclusivity};
+}
+
+template <class Params>
+void read_btl_limits(const plexus_host_api_t *host, const plexus_component_t *self, Params *p) noexcept {
+    const BtlLimits l = btl_limits(host, self, limits_of(*p));
+    p->eager_limit = l.eager_limit;
+    p->max_send_size = l.max_send_size;
+    p->exclusivity = l.exclusivity;
+}
+
+// The checks a BTL with interface lists and a send queue makes on its own parameters: one
+// sentence naming them and what is valid, or empty.
+inline std::string check_if_lists(const char *name, const char *include, const char *exclude) {
+    if (!include || !*include || !exclude || !*exclude) return "";
+    const std::string prefix = std::string("btl_") + name + "_";
+    return prefix + "if_include (" + include + ") and " + prefix + "if_exclude (" + exclude +
+           ") are both set; set one of them";
+}
+
+inline std::string check_max_queued(const char *name, uint64_t max_queued, uint64_t max_send_size) {
+    if (max_queued >= max_send_size) return "";
+    const std::string prefix = std::string("btl_") + name + "_";
+    return prefix + "max_queued is " + std::to_string(max_queued) + " bytes, below " + prefix + "max_send_size (" +
+           std::to_string(max_send_size) + " bytes); valid: at least " + prefix + "max_send_size";
+}
+
 }  // namespace plexus::sdk

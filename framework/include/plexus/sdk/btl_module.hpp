@@ -9,6 +9,10 @@
 //   info.exclusivity = params.exclusivity;
 //   ...
 //   plexus::sdk::fill_btl_module(&handle.api, info);
+//
+// Below that, what every BTL module object needs around its struct: the handle that leads from
+// the C struct back to the object (BtlModuleHandle), the status a lost peer ends the job with,
+// and the table of the upper layer's receive callbacks (BtlRecvTable).
 #pragma once
 
 #include <cstddef>
@@ -51,5 +55,59 @@ inline void fill_btl_module(plexus_btl_module_t *m, const BtlModuleInfo &info) n
     m->rdma_limit = info.rdma_limit;
 #endif
 }
+
+}  // namespace plexus::sdk
+
+namespace plexus::sdk {
+
+// The C module struct a component hands to the core, with the way back to the C++ module that
+// owns it: the core calls with &handle.api, which is the address of the handle (standard layout),
+// so owner() is exact.
+template <class Module>
+struct BtlModuleHandle {
+    plexus_btl_module_t api;
+    Module *self;
+
+    static Module *owner(plexus_btl_module_t *m) noexcept { return reinterpret_cast<BtlModuleHandle *>(m)->self; }
+};
+
+// The status a job ends with (host->abort) when a BTL loses a peer: the message names the peer.
+inline constexpr int kBtlLostPeerStatus = 1;
+
+// The upper layer's receive callbacks by tag (register_recv), and what a BTL does with a message
+// for a tag nobody registered: drops it, with one warning per tag (a PML of another version, or a
+// message sent before the receiver registered).
+class BtlRecvTable {
+public:
+    int set(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx) noexcept {
+        entries_[tag].fn = fn;
+        entries_[tag].ctx = fn ? ctx : nullptr;
+        return PLEXUS_SUCCESS;
+    }
+
+    // Hands the message (in place: valid during the call only) to tag's callback, with the
+    // sender's upper-layer id; false when nobody registered for tag.
+    bool deliver(const plexus_host_api_t *host, const plexus_component_t *self, uint32_t src, uint8_t tag,
+                 const void *data, size_t len) noexcept {
+        Entry &e = entries_[tag];
+        if (!e.fn) {
+            if (!e.warned && host && host->log)
+                host->log(self, PLEXUS_LOG_WARN, "dropping messages with tag 0x%02x: no callback registered", tag);
+            e.warned = true;
+            return false;
+        }
+        const plexus_btl_recv_desc_t msg{src, tag, {0, 0, 0}, data, len};
+        e.fn(e.ctx, &msg);
+        return true;
+    }
+
+private:
+    struct Entry {
+        plexus_btl_recv_fn_t fn = nullptr;
+        void *ctx = nullptr;
+        bool warned = false;
+    };
+    Entry entries_[PLEXUS_BTL_TAG_COUNT];
+};
 
 }  // namespace plexus::sdk
