@@ -6,15 +6,15 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 
 #include "interfaces.h"
 
 namespace plexus::btl_tcp {
 namespace {
-
-constexpr int kKeepIdleS = 10, kKeepIntervalS = 5, kKeepCount = 3;
 
 sockaddr_in socket_address(uint32_t addr, uint16_t port) {
     sockaddr_in sa{};
@@ -48,12 +48,35 @@ void set_buffer_sizes(int fd, const SocketOptions &o) {
     if (o.rcvbuf) set_int(fd, SOL_SOCKET, SO_RCVBUF, static_cast<int>(o.rcvbuf));
 }
 
-void set_connection_options(int fd) {
-    set_int(fd, IPPROTO_TCP, TCP_NODELAY, 1);
-    set_int(fd, SOL_SOCKET, SO_KEEPALIVE, 1);
-    set_int(fd, IPPROTO_TCP, TCP_KEEPIDLE, kKeepIdleS);
-    set_int(fd, IPPROTO_TCP, TCP_KEEPINTVL, kKeepIntervalS);
-    set_int(fd, IPPROTO_TCP, TCP_KEEPCNT, kKeepCount);
+int effective_user_timeout_ms(const SocketOptions &o) {
+    if (o.user_timeout_ms > 0) return o.user_timeout_ms;
+    if (o.keepalive_time <= 0) return 0;
+    const int64_t ms = (int64_t{o.keepalive_time} + int64_t{o.keepalive_interval} * o.keepalive_count) * 1000;
+    return static_cast<int>(std::min<int64_t>(ms, std::numeric_limits<int>::max()));
+}
+
+bool set_connection_options(int fd, const SocketOptions &o, std::string *why) {
+    struct Option {
+        int level, name, value;
+        const char *text;
+    };
+    const bool keepalive = o.keepalive_time > 0;
+    const Option options[] = {
+        {IPPROTO_TCP, TCP_NODELAY, 1, "TCP_NODELAY"},
+        {SOL_SOCKET, SO_KEEPALIVE, keepalive ? 1 : 0, "SO_KEEPALIVE"},
+        {IPPROTO_TCP, TCP_KEEPIDLE, keepalive ? o.keepalive_time : 0, "TCP_KEEPIDLE"},
+        {IPPROTO_TCP, TCP_KEEPINTVL, o.keepalive_interval, "TCP_KEEPINTVL"},
+        {IPPROTO_TCP, TCP_KEEPCNT, o.keepalive_count, "TCP_KEEPCNT"},
+        {IPPROTO_TCP, TCP_USER_TIMEOUT, effective_user_timeout_ms(o), "TCP_USER_TIMEOUT"},
+    };
+    for (const Option &op : options) {
+        if (op.name == TCP_KEEPIDLE && !keepalive) continue;  // 0 is not a valid idle time
+        if (set_int(fd, op.level, op.name, op.value) != 0) {
+            *why = std::string("setsockopt ") + op.text + " " + std::to_string(op.value) + ": " + errno_text(errno);
+            return false;
+        }
+    }
+    return true;
 }
 
 bool listen_socket(int64_t port_min, int64_t range, const SocketOptions &o, Fd *out, uint16_t *port, std::string *why) {

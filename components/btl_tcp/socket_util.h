@@ -1,6 +1,7 @@
 // The socket calls btl_tcp makes, each with its error in words: a descriptor that closes itself,
 // the listening socket, a non-blocking connect, and the options every connection gets
-// (TCP_NODELAY, keepalive to notice a vanished host, the buffer sizes the user chose).
+// (TCP_NODELAY, keepalive and a user timeout to notice a vanished host, the buffer sizes the user
+// chose).
 #pragma once
 
 #include <cstdint>
@@ -32,7 +33,20 @@ private:
 struct SocketOptions {
     uint64_t sndbuf = 0;  // 0: the kernel's
     uint64_t rcvbuf = 0;
+    // A peer whose host vanished without a reset (power, link, a deleted namespace) answers
+    // nothing: keepalive probes start after keepalive_time s of silence, every keepalive_interval
+    // s, and keepalive_count unanswered ones end the connection (keepalive_time 0: no probes).
+    int keepalive_time = 10;
+    int keepalive_interval = 5;
+    int keepalive_count = 3;
+    // TCP_USER_TIMEOUT: ms that sent data may stay unacknowledged (and that an idle connection may
+    // stay silent once probed) before the kernel ends the connection; 0: the keepalive's bound.
+    int user_timeout_ms = 0;
 };
+
+// The bound TCP_USER_TIMEOUT gets: user_timeout_ms, or the keepalive's own (time + interval x
+// count) when that is 0; 0 when neither bounds anything (the kernel's retransmission limits).
+int effective_user_timeout_ms(const SocketOptions &o);
 
 // A non-blocking socket listening on every address, on any port (port_min 0) or the first free
 // one of [port_min, port_min + range). *port is the port taken.
@@ -44,9 +58,10 @@ bool connect_nonblocking(uint32_t addr, uint16_t port, const SocketOptions &o, F
 // 0 when the connect finished, else its errno.
 int connect_result(int fd);
 
-// TCP_NODELAY and keepalive (a peer whose host vanished is noticed in about 25 s); buffer sizes
-// are set before listen/connect, where they also size the window.
-void set_connection_options(int fd);
+// TCP_NODELAY, keepalive and TCP_USER_TIMEOUT (with the defaults a peer whose host vanished is
+// noticed in about 25 s, idle or sending); buffer sizes are set before listen/connect, where they
+// also size the window. False with *why when the kernel refuses an option.
+bool set_connection_options(int fd, const SocketOptions &o, std::string *why);
 void set_buffer_sizes(int fd, const SocketOptions &o);
 
 // "a.b.c.d:port" of either end (empty when unknown).

@@ -107,10 +107,18 @@ void TcpModule::accept_all() {
     for (;;) {
         Fd fd(::accept4(listen_.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
         if (!fd) return;  // EAGAIN, or a connection reset before we took it
-        set_connection_options(fd.get());
         const std::string where = peer_address(fd.get());
+        apply_connection_options(fd.get(), where);
         new_conn(std::move(fd), ConnRole::In, ConnState::AwaitHello, where, params_.handshake_timeout);
     }
+}
+
+// The options were tried on the listening socket at open, so a refusal here is the kernel's
+// surprise: the connection still works, only without its bound on silence.
+void TcpModule::apply_connection_options(int fd, const std::string &where) {
+    std::string why;
+    if (!set_connection_options(fd, sockopts_, &why))
+        host_->log(self_, PLEXUS_LOG_WARN, "connection with %s: %s", where.c_str(), why.c_str());
 }
 
 // Tries the peer's addresses in order until a connect starts.
@@ -145,7 +153,7 @@ void TcpModule::connect_failed(Conn *c, const std::string &why) {
 
 void TcpModule::on_connected(Conn *c) {
     if (const int err = connect_result(c->fd.get()); err != 0) return connect_failed(c, errno_text(err));
-    set_connection_options(c->fd.get());
+    apply_connection_options(c->fd.get(), c->where);
     Endpoint *ep = c->ep;
     if (!make_hello(nspace_, rank_, ep->nspace, ep->rank, &c->hello))
         return connect_failed(c, "cannot make a hello (namespace too long, or no randomness)");
@@ -296,7 +304,7 @@ void TcpModule::adopt(Endpoint *ep, Conn *c) {
     ep->conn = c;
     ep->peer_connects = false;
     ep->connect_deadline_ns = 0;
-    ep->closed_by_peer = false;
+    ep->said_goodbye = false;  // a peer that disconnected and connects again
     watch(c, EPOLLIN | (ep->queue.empty() && c->hs_out.empty() ? 0u : uint32_t{EPOLLOUT}));
     host_->log(self_, PLEXUS_LOG_DETAIL, "connected to %s (%s)", describe(ep).c_str(), c->where.c_str());
     if (!ep->queue.empty() && c->hs_out.empty()) flush(ep);

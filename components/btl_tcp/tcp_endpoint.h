@@ -73,7 +73,7 @@ struct Endpoint {
     int64_t connect_deadline_ns = 0;  // while messages wait for a connection
 
     bool peer_connects = false;   // it rejected ours for its own, which is on its way
-    bool closed_by_peer = false;  // it closed its connection (finalize, or it died)
+    bool said_goodbye = false;    // it closes in order (finalize, disconnect): its end of stream is no failure
     bool failed = false;          // reported: the job is ending
     bool deleted = false;         // del_procs
 };

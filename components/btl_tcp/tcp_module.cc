@@ -2,6 +2,7 @@
 // add_procs/del_procs; teardown.
 #include "tcp_module.h"
 
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -15,6 +16,8 @@
 #include <plexus/sdk/btl_module.hpp>
 #include <plexus/sdk/host.hpp>
 
+#include "frame.h"
+
 namespace plexus::btl_tcp {
 namespace {
 
@@ -26,6 +29,28 @@ void set_reason(plexus_reason_t *why, const std::string &text) {
 
 bool same_subnet(const CardAddress &a, const Interface &mine) {
     return mine.netmask != 0 && (a.addr & mine.netmask) == (mine.addr & mine.netmask);
+}
+
+// The goodbye is 8 bytes on a connection whose queue is empty, so the socket has room for it
+// unless the peer stopped reading; then it gets kGoodbyeWaitMs to make room, and a peer that does
+// not sees the end of the stream alone, which it reports as a loss.
+constexpr int kGoodbyeWaitMs = 1000;
+
+void say_goodbye(int fd) {
+    const FrameHeader bye = goodbye_header();
+    const auto *bytes = reinterpret_cast<const uint8_t *>(&bye);
+    size_t sent = 0;
+    while (sent < sizeof bye) {
+        const ssize_t w = ::send(fd, bytes + sent, sizeof bye - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w > 0) {
+            sent += static_cast<size_t>(w);
+            continue;
+        }
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return;  // the peer is gone anyway
+        pollfd p{fd, POLLOUT, 0};
+        if (::poll(&p, 1, kGoodbyeWaitMs) <= 0) return;
+    }
 }
 
 }  // namespace
@@ -49,11 +74,15 @@ TcpModule::~TcpModule() {
                    static_cast<unsigned long long>(refused_), last_refusal_.c_str());
 }
 
-// The peer reads what is left, then sees the end of the stream: closing with unread bytes would
-// reset the connection instead, and a reset may throw away what the peer has not read yet.
+// The peer reads what is left, then the goodbye (when everything for it went out: else it must
+// see the loss), then the end of the stream: closing with unread bytes would reset the connection
+// instead, and a reset may throw away what the peer has not read yet.
 void TcpModule::close_gracefully(Conn *c) {
     const int fd = c->fd.get();
     if (fd >= 0) {
+        const bool clean = c->state == ConnState::Established && c->hs_out.empty() &&
+                           (!c->ep || (c->ep->queue.empty() && !c->ep->failed));
+        if (clean) say_goodbye(fd);
         ::shutdown(fd, SHUT_WR);
         uint8_t sink[4096];
         while (::recv(fd, sink, sizeof sink, MSG_DONTWAIT) > 0) {
@@ -109,11 +138,18 @@ int TcpModule::open(plexus_reason_t *why) {
         set_reason(why, "no job secret to authenticate connections with");
         return PLEXUS_ERR_NOT_AVAILABLE;
     }
-    sockopts_ = {params_.sndbuf, params_.rcvbuf};
+    sockopts_ = socket_options(params_);
     std::string err;
     if (!listen_socket(params_.port_min, params_.port_range, sockopts_, &listen_, &port_, &err)) {
         set_reason(why, "cannot listen: " + err);
         return PLEXUS_ERR_NOT_AVAILABLE;
+    }
+    // Tried here once, so that a value the kernel refuses is an error naming the parameters.
+    if (!set_connection_options(listen_.get(), sockopts_, &err)) {
+        const std::string bad = "btl_tcp_keepalive_time/_interval/_count, btl_tcp_user_timeout: " + err;
+        host_->log(self_, PLEXUS_LOG_ERROR, "%s", bad.c_str());
+        set_reason(why, bad);
+        return PLEXUS_ERR_BAD_PARAM;
     }
     epoll_.reset(::epoll_create1(EPOLL_CLOEXEC));
     epoll_event ev{};
@@ -191,9 +227,12 @@ Endpoint *TcpModule::add_one(const plexus_btl_proc_t &proc) {
     const std::string nspace = proc.nspace ? proc.nspace : nspace_;
     if (nspace == nspace_ && proc.rank == rank_) return nullptr;  // btl_self's
     if (auto it = by_proc_.find({nspace, proc.rank}); it != by_proc_.end()) {
-        it->second->upper_id = proc.id;
-        it->second->deleted = false;
-        return it->second;
+        Endpoint *e = it->second;
+        e->upper_id = proc.id;
+        // Added again after a disconnect: a goodbye it said then is over once its connection is.
+        if (e->deleted && !e->conn) e->said_goodbye = false;
+        e->deleted = false;
+        return e;
     }
     const void *data = nullptr;
     size_t len = 0;
@@ -269,8 +308,7 @@ int TcpModule::del_procs(size_t n, plexus_btl_endpoint_t *const *eps) {
 }
 
 int TcpModule::register_recv(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx) {
-    handlers_[tag] = Handler{fn, fn ? ctx : nullptr};
-    return PLEXUS_SUCCESS;
+    return recv_.set(tag, fn, ctx);
 }
 
 size_t TcpModule::pending() const { return queued_msgs_; }

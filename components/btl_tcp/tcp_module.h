@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <plexus/btl.h>
+#include <plexus/sdk/btl_module.hpp>
 
 #include "business_card.h"
 #include "handshake.h"
@@ -26,17 +27,6 @@
 #include "tcp_params.h"
 
 namespace plexus::btl_tcp {
-
-class TcpModule;
-
-// The C module struct with a way back to its owner (standard layout, so the cast is exact).
-struct ModuleHandle {
-    plexus_btl_module_t api;
-    TcpModule *self;
-};
-
-// The status the job ends with when a peer is lost (host->abort).
-inline constexpr int kLostPeerStatus = 1;
 
 class TcpModule {
 public:
@@ -48,7 +38,7 @@ public:
     // Interfaces, secret, listening socket, card. PLEXUS_ERR_NOT_AVAILABLE / BAD_PARAM + why.
     int open(plexus_reason_t *why);
     plexus_btl_module_t *api() { return &handle_.api; }
-    static TcpModule *from(plexus_btl_module_t *m) { return reinterpret_cast<ModuleHandle *>(m)->self; }
+    static TcpModule *from(plexus_btl_module_t *m) { return sdk::BtlModuleHandle<TcpModule>::owner(m); }
 
     int add_procs(size_t n, const plexus_btl_proc_t *procs, plexus_btl_endpoint_t **eps);
     int del_procs(size_t n, plexus_btl_endpoint_t *const *eps);
@@ -70,11 +60,6 @@ public:
     const std::vector<Interface> &interfaces() const { return interfaces_; }
 
 private:
-    struct Handler {
-        plexus_btl_recv_fn_t fn = nullptr;
-        void *ctx = nullptr;
-    };
-
     // tcp_module.cc: lifecycle
     Endpoint *add_one(const plexus_btl_proc_t &proc);
     bool on_this_node(const std::string &nspace, uint32_t rank, const Card &card) const;
@@ -85,6 +70,7 @@ private:
 
     // tcp_connect.cc: connections and the handshake
     void accept_all();
+    void apply_connection_options(int fd, const std::string &where);
     void start_connect(Endpoint *ep);
     void on_connected(Conn *c);
     void connect_failed(Conn *c, const std::string &why);
@@ -125,7 +111,7 @@ private:
     Fd epoll_;
     bool in_progress_ = false;
     uint64_t polls_ = 0;
-    Handler handlers_[PLEXUS_BTL_TAG_COUNT];
+    sdk::BtlRecvTable recv_;
     size_t max_frame_ = 0;  // largest frame accepted from a peer
 
     // ---- cold ----
@@ -133,7 +119,7 @@ private:
     const plexus_component_t *self_;
     TcpParams params_;
     SocketOptions sockopts_;
-    ModuleHandle handle_{};
+    sdk::BtlModuleHandle<TcpModule> handle_{};
     HandshakeKey key_;
     Fd listen_;
     uint16_t port_ = 0;
@@ -151,7 +137,6 @@ private:
     size_t queued_msgs_ = 0;  // in every endpoint's queue
     uint64_t refused_ = 0;
     std::string last_refusal_;
-    bool unhandled_warned_[PLEXUS_BTL_TAG_COUNT] = {};
 };
 
 // Now, in nanoseconds of CLOCK_MONOTONIC.

@@ -48,36 +48,54 @@ int register_tcp_params(const plexus_host_api_t *host, const plexus_component_t 
                   "Milliseconds to reach a peer (connect, handshake, or its own connection when both "
                   "connect at once) before the job ends with an error naming it. Default 30000.",
                   5).range(1, 3'600'000),
+        int_param("keepalive_time", &p->keepalive_time, "10",
+                  "Seconds a connection may be silent before TCP keepalive probes ask the peer's host "
+                  "whether it is still there (a host that vanished without a reset: power, link, a "
+                  "deleted namespace); 0: no probes. Default 10.",
+                  5).range(0, 32767),
+        int_param("keepalive_interval", &p->keepalive_interval, "5",
+                  "Seconds between keepalive probes. Default 5.", 5).range(1, 32767),
+        int_param("keepalive_count", &p->keepalive_count, "3",
+                  "Unanswered keepalive probes that end the connection, and with it the job, naming "
+                  "the peer and its host. Default 3 (a vanished host is noticed after 10 + 5 x 3 = 25 s).",
+                  5).range(1, 127),
+        int_param("user_timeout", &p->user_timeout, "0",
+                  "Milliseconds that sent data may stay unacknowledged by the peer's host before the "
+                  "connection, and the job, ends (TCP_USER_TIMEOUT); it also bounds a probed idle "
+                  "connection. 0: the keepalive's bound (keepalive_time + keepalive_interval x "
+                  "keepalive_count), or the kernel's retransmission limits (about 15 minutes) when "
+                  "keepalive_time is 0. Default 0.",
+                  5).range(0, 2'000'000'000),
     });
     if (rc != PLEXUS_SUCCESS) return rc;
     // btl_tcp_eager_limit, _max_send_size and _exclusivity are the core's (every BTL has them).
-    const BtlLimits limits = btl_limits(host, self, {p->eager_limit, p->max_send_size, p->exclusivity});
-    p->eager_limit = limits.eager_limit;
-    p->max_send_size = limits.max_send_size;
-    p->exclusivity = limits.exclusivity;
+    read_btl_limits(host, self, p);
     return PLEXUS_SUCCESS;
 }
 
+SocketOptions socket_options(const TcpParams &p) {
+    SocketOptions o;
+    o.sndbuf = p.sndbuf;
+    o.rcvbuf = p.rcvbuf;
+    o.keepalive_time = static_cast<int>(p.keepalive_time);
+    o.keepalive_interval = static_cast<int>(p.keepalive_interval);
+    o.keepalive_count = static_cast<int>(p.keepalive_count);
+    o.user_timeout_ms = static_cast<int>(p.user_timeout);
+    return o;
+}
+
 std::string validate_tcp_params(const TcpParams &p) {
-    if (std::string bad = sdk::check_btl_limits("tcp", {p.eager_limit, p.max_send_size, p.exclusivity});
-        !bad.empty())
-        return bad;
+    if (std::string bad = sdk::check_btl_limits("tcp", sdk::limits_of(p)); !bad.empty()) return bad;
     if (p.max_send_size > kMaxSendSizeCap)
         return "btl_tcp_max_send_size is " + size_text(p.max_send_size) + "; valid: from btl_tcp_eager_limit to 16m";
-    if (p.max_queued < p.max_send_size)
-        return "btl_tcp_max_queued is " + size_text(p.max_queued) + ", below btl_tcp_max_send_size (" +
-               size_text(p.max_send_size) + "); valid: at least btl_tcp_max_send_size";
+    if (std::string bad = sdk::check_max_queued("tcp", p.max_queued, p.max_send_size); !bad.empty()) return bad;
     if (p.port_min > 0 && p.port_min + p.port_range - 1 > 65535)
         return "btl_tcp_port_min " + std::to_string(p.port_min) + " with btl_tcp_port_range " +
                std::to_string(p.port_range) + " goes past port 65535";
     if (p.sndbuf > (1u << 30) || p.rcvbuf > (1u << 30))
         return "btl_tcp_sndbuf/rcvbuf are " + size_text(p.sndbuf) + "/" + size_text(p.rcvbuf) +
                "; valid: 0 (the kernel's) up to 1g";
-    const bool inc = p.if_include && *p.if_include, exc = p.if_exclude && *p.if_exclude;
-    if (inc && exc)
-        return std::string("btl_tcp_if_include (") + p.if_include + ") and btl_tcp_if_exclude (" + p.if_exclude +
-               ") are both set; set one of them";
-    return "";
+    return sdk::check_if_lists("tcp", p.if_include, p.if_exclude);
 }
 
 }  // namespace plexus::btl_tcp

@@ -8,6 +8,8 @@
 #include <plexus/btl.h>
 #include <plexus/component.h>
 
+#include "socket_util.h"
+
 namespace plexus::btl_tcp {
 
 struct TcpParams {
@@ -28,6 +30,14 @@ struct TcpParams {
     // connect_timeout, or the job ends naming it.
     int64_t handshake_timeout = 5000;
     int64_t connect_timeout = 30000;
+    // A peer whose host vanished without a reset: keepalive probes after keepalive_time s of
+    // silence (0: none), every keepalive_interval s, keepalive_count unanswered ones end the
+    // connection; user_timeout ms that sent data may stay unacknowledged (0: the keepalive's
+    // bound, time + interval x count). The job then ends naming the peer and its host.
+    int64_t keepalive_time = 10;
+    int64_t keepalive_interval = 5;
+    int64_t keepalive_count = 3;
+    int64_t user_timeout = 0;
     // The core registers these for every BTL (btl_tcp_eager_limit, _max_send_size,
     // _exclusivity); these are tcp's own values, used unless the user sets them.
     uint64_t eager_limit = 64 * 1024;
@@ -41,6 +51,9 @@ inline constexpr uint64_t kMaxSendSizeCap = 16 * 1024 * 1024;
 // Registers every parameter with storage in *p (the core writes the effective values there), and
 // reads the ones the core registers for every BTL into *p.
 int register_tcp_params(const plexus_host_api_t *host, const plexus_component_t *self, TcpParams *p);
+
+// The options every connection gets, from the parameters.
+SocketOptions socket_options(const TcpParams &p);
 
 // Empty when p is usable, else one sentence naming the parameter, its value and what is valid.
 // (The interface lists are checked against the machine's interfaces: interfaces.h.)

@@ -1,8 +1,8 @@
 // The progress callback: one epoll_wait without waiting, then each ready socket is accepted, moved
 // through its handshake, written or read. Frames are reassembled in the connection's buffer from
-// whatever each read returns and handed to the upper layer in place once whole. A peer that
-// closes in the middle of a message, or while messages to it still wait, ends the job with its
-// name and host.
+// whatever each read returns and handed to the upper layer in place once whole. A peer whose
+// stream ends without its goodbye (it died, its host went away), in the middle of a message, or
+// while messages to it still wait, ends the job with its name and host.
 #include <sys/epoll.h>
 #include <sys/socket.h>
 
@@ -12,6 +12,7 @@
 
 #include <plexus/sdk/host.hpp>
 
+#include "frame.h"
 #include "tcp_module.h"
 
 namespace plexus::btl_tcp {
@@ -94,24 +95,30 @@ int TcpModule::read_frames(Conn *c) {
     return delivered;
 }
 
-// Hands every whole frame in the buffer to the upper layer, keeps the partial one at the front,
-// and makes room for all of it.
+// Hands every whole message in the buffer to the upper layer, notes a goodbye, keeps the partial
+// frame at the front, and makes room for all of it.
 int TcpModule::deliver_frames(Conn *c) {
     Endpoint *ep = c->ep;
     int n = 0;
     size_t off = 0;
     FrameHeader fh;
+    std::string why;
     while (c->rlen - off >= sizeof fh) {
         std::memcpy(&fh, c->rbuf.data() + off, sizeof fh);
-        if (fh.len > max_frame_) {
-            fail_peer(ep, "sent a message of " + std::to_string(fh.len) + " bytes, more than any btl_tcp_max_send_size: "
-                          "the stream is corrupt");
+        const FrameUse use = classify_frame(fh, max_frame_, &why);
+        if (use == FrameUse::Corrupt) {
+            fail_peer(ep, why);
             return n;
         }
         const size_t whole = sizeof fh + fh.len;
         if (c->rlen - off < whole) break;
-        deliver(ep, fh.tag, c->rbuf.data() + off + sizeof fh, fh.len);
-        ++n;
+        if (use == FrameUse::Goodbye) {
+            ep->said_goodbye = true;
+            host_->log(self_, PLEXUS_LOG_DETAIL, "%s says goodbye", describe(ep).c_str());
+        } else {
+            deliver(ep, fh.tag, c->rbuf.data() + off + sizeof fh, fh.len);
+            ++n;
+        }
         off += whole;
         if (c->state != ConnState::Established) return n;  // a callback's send lost the peer
     }
@@ -127,26 +134,15 @@ int TcpModule::deliver_frames(Conn *c) {
 }
 
 void TcpModule::deliver(Endpoint *ep, uint8_t tag, const uint8_t *data, size_t len) {
-    const Handler &h = handlers_[tag];
-    if (!h.fn) {
-        if (!unhandled_warned_[tag])
-            host_->log(self_, PLEXUS_LOG_WARN, "message with tag %u from %s dropped: nobody registered for it",
-                       unsigned(tag), describe(ep).c_str());
-        unhandled_warned_[tag] = true;
-        return;
-    }
-    plexus_btl_recv_desc_t d{};
-    d.src = ep->upper_id;
-    d.tag = tag;
-    d.data = data;
-    d.len = len;
-    h.fn(h.ctx, &d);
+    recv_.deliver(host_, self_, ep->upper_id, tag, data, len);
 }
 
-// The end of a peer's stream (err 0) or an error reading it. At a message boundary with nothing
-// left to send it is how a finalizing peer leaves; anything else loses data.
+// The end of a peer's stream (err 0) or an error reading it (a reset, a keepalive or user timeout
+// when its host went away without a word). After its goodbye at a message boundary with nothing
+// left to send it is how a finalizing peer leaves; anything else loses the peer.
 void TcpModule::peer_closed(Conn *c, int err) {
     Endpoint *ep = c->ep;
+    const std::string how = err ? "lost the connection (" + errno_text(err) + ")" : "closed the connection";
     if (c->rlen > 0) {
         std::string got = std::to_string(c->rlen) + " bytes";
         if (c->rlen >= sizeof(FrameHeader)) {
@@ -156,22 +152,19 @@ void TcpModule::peer_closed(Conn *c, int err) {
         } else {
             got += " of a message header";
         }
-        fail_peer(ep, std::string(err ? "lost the connection (" + errno_text(err) + ")" : "closed the connection") +
-                          " in the middle of a message (got " + got + ")");
+        fail_peer(ep, how + " in the middle of a message (got " + got + ")");
         return;
     }
     if (!ep->queue.empty()) {
-        fail_peer(ep, "closed the connection with " + std::to_string(ep->queue.size()) +
-                          " message(s) to it not yet sent");
+        fail_peer(ep, how + " with " + std::to_string(ep->queue.size()) + " message(s) to it not yet sent");
         return;
     }
-    if (err != 0 && err != ECONNRESET) {
-        fail_peer(ep, "lost the connection: " + errno_text(err));
+    if (!ep->said_goodbye) {
+        fail_peer(ep, how + " without saying goodbye: the process died, or its host went away");
         return;
     }
     host_->log(self_, PLEXUS_LOG_DETAIL, "%s closed its connection", describe(ep).c_str());
     kill(c);
-    ep->closed_by_peer = true;
 }
 
 std::string TcpModule::describe(const Endpoint *ep) const {
@@ -194,7 +187,7 @@ void TcpModule::fail_peer(Endpoint *ep, const std::string &why) {
     ep->queue.clear();
     ep->queued_bytes = 0;
     host_->log(self_, PLEXUS_LOG_ERROR, "%s", msg.c_str());
-    if (PLEXUS_HOST_HAS(host_, abort)) host_->abort(kLostPeerStatus, ("btl_tcp: " + msg).c_str());
+    if (PLEXUS_HOST_HAS(host_, abort)) host_->abort(sdk::kBtlLostPeerStatus, ("btl_tcp: " + msg).c_str());
 }
 
 void TcpModule::reap() {

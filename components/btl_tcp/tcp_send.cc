@@ -9,19 +9,13 @@
 #include <cerrno>
 #include <cstring>
 
+#include "frame.h"
 #include "tcp_module.h"
 
 namespace plexus::btl_tcp {
 namespace {
 
 constexpr int kMaxIov = 64;
-
-FrameHeader frame_header(uint8_t tag, size_t len) {
-    FrameHeader h{};
-    h.len = static_cast<uint32_t>(len);
-    h.tag = tag;
-    return h;
-}
 
 // The bytes of iov past the first `skip`, copied.
 OutMessage rest_of(const iovec *iov, int n, size_t skip) {
@@ -41,8 +35,8 @@ OutMessage rest_of(const iovec *iov, int n, size_t skip) {
 // Whether a message of len bytes may be accepted for ep now; starts the connection on first use.
 int TcpModule::admit(Endpoint *ep, size_t len) {
     if (ep->failed || ep->deleted) return PLEXUS_ERR_UNREACH;
-    if (ep->closed_by_peer && !ep->conn) {
-        fail_peer(ep, "it closed its connection earlier (it finalized, or it died)");
+    if (ep->said_goodbye) {  // a message it would never read
+        fail_peer(ep, "it closed its connection earlier, in order (it finalized or disconnected)");
         return PLEXUS_ERR_UNREACH;
     }
     if (len > params_.max_send_size) return PLEXUS_ERR_BAD_PARAM;
@@ -79,7 +73,7 @@ void TcpModule::enqueue(Endpoint *ep, OutMessage m) {
 int TcpModule::send(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload, size_t plen) {
     if ((hlen && !hdr) || (plen && !payload)) return PLEXUS_ERR_BAD_PARAM;
     if (int rc = admit(ep, hlen + plen); rc != PLEXUS_SUCCESS) return rc;
-    const FrameHeader fh = frame_header(tag, hlen + plen);
+    const FrameHeader fh = message_header(tag, hlen + plen);
     const iovec iov[3] = {{const_cast<FrameHeader *>(&fh), sizeof fh},
                           {const_cast<void *>(hdr), hlen},
                           {const_cast<void *>(payload), plen}};
@@ -101,7 +95,7 @@ int TcpModule::send_pack(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen
                          void *ctx, size_t offset, size_t plen) {
     if ((hlen && !hdr) || (plen && !pack)) return PLEXUS_ERR_BAD_PARAM;
     if (int rc = admit(ep, hlen + plen); rc != PLEXUS_SUCCESS) return rc;
-    const FrameHeader fh = frame_header(tag, hlen + plen);
+    const FrameHeader fh = message_header(tag, hlen + plen);
     OutMessage m;
     m.bytes.resize(sizeof fh + hlen + plen);
     std::memcpy(m.bytes.data(), &fh, sizeof fh);

@@ -1,5 +1,6 @@
 // What btl_tcp puts on a connection: the four handshake records that open it, then frames (a
-// header with the length and the BTL tag, then the upper layer's header and payload). Every
+// header with the length and the BTL tag, then the upper layer's header and payload), and last a
+// goodbye frame when the process closes it in order (finalize, disconnect, close). Every
 // process of a job runs the same library, so records are plain structs in host byte order; a
 // peer of the other byte order fails the magic check like any stranger.
 #pragma once
@@ -11,7 +12,9 @@
 
 namespace plexus::btl_tcp {
 
-inline constexpr uint16_t kWireVersion = 1;
+// 2: frames carry a kind, and an orderly close ends with a goodbye (version 1 had neither, so a
+// peer of version 1 would read every close as a failure: the hello refuses it).
+inline constexpr uint16_t kWireVersion = 2;
 inline constexpr size_t kNonceBytes = 16;
 inline constexpr size_t kMacBytes = 32;  // HMAC-SHA256
 inline constexpr size_t kNspaceBytes = PLEXUS_NSPACE_MAX;
@@ -56,11 +59,19 @@ struct Verdict {
     uint32_t accepted;
 };
 
-// Every message after the verdict: len bytes (upper header + payload) follow.
+// What a frame is. A connection whose stream ends (or is reset) without a goodbye lost its peer:
+// the process died, or its host went away; only the goodbye tells that from a finalize.
+enum FrameKind : uint8_t {
+    kFrameMessage = 0,  // the upper layer's: len bytes (upper header + payload) follow
+    kFrameGoodbye = 1,  // the sender closes this connection in order; len 0, nothing follows
+};
+
+// Every frame after the verdict.
 struct FrameHeader {
     uint32_t len;
     uint8_t tag;
-    uint8_t reserved[3];
+    uint8_t kind;  // FrameKind
+    uint8_t reserved[2];
 };
 
 static_assert(sizeof(FrameHeader) == 8, "frames start with 8 bytes");

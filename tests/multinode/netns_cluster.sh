@@ -1,16 +1,20 @@
-# A private Slurm cluster of two "hosts" on this machine for the tests (sourced, POSIX sh, after
+# A private Slurm cluster of three "hosts" on this machine for the tests (sourced, POSIX sh, after
 # tests/lib/checks.sh): each host is a network namespace with its own address on a bridge of the
 # test's own, and a UTS namespace with its own hostname, running a slurmd; munged and slurmctld run
 # in the machine's namespaces, on the bridge's address (the daemons of tests/lib/slurm_daemons.sh).
 # Nothing of the machine's own Slurm, munge or network configuration is read or changed;
 # everything made is removed on exit, daemons by pid.
 #
-#   mn_start    makes the bridge, the namespaces and the daemons and waits until both nodes take
-#               jobs; sets SLURM_CONF, mn_host1/mn_host2 (hostnames), mn_addr1/mn_addr2, mn_ns1/
-#               mn_ns2 (the namespaces). Returns 1 with the reason in $mn_why when it cannot be
+#   mn_start    makes the bridge, the namespaces and the daemons and waits until every node takes
+#               jobs; sets SLURM_CONF, mn_hostN (hostnames), mn_addrN, mn_nsN (the namespaces)
+#               for N = 1 .. $mn_count. Returns 1 with the reason in $mn_why when it cannot be
 #               done here.
 #   mn_drop_host N   host N disappears: every process in its namespace is killed (its slurmd,
-#               slurmstepd and the job's ranks), then the namespace and its veth are deleted.
+#               slurmstepd and the job's ranks: their kernel ends their connections), then the
+#               namespace and its veth are deleted.
+#   mn_cut_host N    host N's link vanishes (its veth deleted): nothing it sends or answers gets
+#               out any more, no end of stream and no reset; its processes go on until
+#               mn_drop_host N.
 #   mn_stop     stops the daemons by pid and removes the namespaces and the bridge (also on exit).
 #   mn_srun ... srun --mpi=pmix with the given arguments, at most $mn_limit seconds.
 . "$PLEXUS_TOP_SRCDIR/tests/lib/slurm_daemons.sh"
@@ -21,6 +25,7 @@ mn_why=
 mn_limit=120
 mn_made_ns=
 mn_made_links=
+mn_count=3
 
 _mn_need() {
   sd_need || { mn_why=$sd_why; return 1; }
@@ -29,7 +34,7 @@ _mn_need() {
   done
 }
 
-# Two namespaces on a bridge: 10.<a>.<b>.1 is the bridge (this machine), .2 and .3 the hosts.
+# The namespaces on a bridge: 10.<a>.<b>.1 is the bridge (this machine), .2, .3, .4 the hosts.
 _mn_network() {
   _mn_tag=$$
   _mn_net="10.$((100 + $(od -An -N1 -tu1 /dev/urandom) % 100)).$(( $(od -An -N1 -tu1 /dev/urandom) ))"
@@ -37,7 +42,7 @@ _mn_network() {
   ip link add "$mn_bridge" type bridge 2>"$mn_dir/ip.err" || { mn_why="cannot create a bridge: $(cat "$mn_dir/ip.err")"; return 1; }
   mn_made_links="$mn_bridge"
   ip addr add "$_mn_net.1/24" dev "$mn_bridge" && ip link set "$mn_bridge" up || { mn_why="cannot configure the bridge"; return 1; }
-  for _mn_i in 1 2; do
+  for _mn_i in $(seq "$mn_count"); do
     _mn_ns="pxmn$_mn_tag-$_mn_i" _mn_veth="pxmv$_mn_tag-$_mn_i"
     ip netns add "$_mn_ns" 2>"$mn_dir/ip.err" || { mn_why="cannot create a network namespace: $(cat "$mn_dir/ip.err")"; return 1; }
     mn_made_ns="$mn_made_ns $_mn_ns"
@@ -50,9 +55,10 @@ _mn_network() {
       ip netns exec "$_mn_ns" ip link set lo up &&
       ip netns exec "$_mn_ns" ip route add default via "$_mn_net.1" || { mn_why="cannot configure namespace $_mn_ns"; return 1; }
   done
-  mn_ns1="pxmn$_mn_tag-1" mn_ns2="pxmn$_mn_tag-2"
-  mn_addr1="$_mn_net.2" mn_addr2="$_mn_net.3" mn_ctl="$_mn_net.1"
-  mn_host1="pxhost$_mn_tag-1" mn_host2="pxhost$_mn_tag-2"
+  mn_ctl="$_mn_net.1"
+  for _mn_i in $(seq "$mn_count"); do
+    eval "mn_ns$_mn_i=pxmn$_mn_tag-$_mn_i mn_addr$_mn_i=$_mn_net.$((_mn_i + 1)) mn_host$_mn_i=pxhost$_mn_tag-$_mn_i"
+  done
 }
 
 mn_start() {
@@ -62,23 +68,26 @@ mn_start() {
   _mn_network || return 1
   sd_pick_ports
   # SlurmdTimeout: a host that disappears is declared down, and its job ended, within seconds.
+  _mn_nodes=
+  for _mn_i in $(seq "$mn_count"); do
+    eval "_mn_nodes=\"\$_mn_nodes
+NodeName=\$mn_host$_mn_i NodeAddr=\$mn_addr$_mn_i CPUs=$(nproc)\""
+  done
   sd_write_conf plexusmn "$mn_ctl" "$mn_dir/spool/%n" "$mn_dir/slurmd.%n.pid" "$mn_dir/slurmd.%n.log" \
-    "SlurmdTimeout=10
-NodeName=$mn_host1 NodeAddr=$mn_addr1 CPUs=$(nproc)
-NodeName=$mn_host2 NodeAddr=$mn_addr2 CPUs=$(nproc)"
+    "SlurmdTimeout=10$_mn_nodes"
   sd_daemon slurmctld slurmctld -D -c -f "$SLURM_CONF"
   # Each slurmd in its host's network namespace, a UTS namespace of its own (its hostname) and a
   # mount namespace where TmpFS is a folder of its own (Slurm's PMIx plugin names its per-step
   # folders there by job id alone); nsenter rather than ip netns exec, which remounts /sys
   # without the cgroup file system slurmd needs.
-  for _mn_i in 1 2; do
+  for _mn_i in $(seq "$mn_count"); do
     eval "_mn_ns=\$mn_ns$_mn_i _mn_host=\$mn_host$_mn_i"
     mkdir -p "$mn_dir/spool/$_mn_host" "$mn_dir/tmp-$_mn_host"
     sd_daemon "slurmd-$_mn_i" nsenter --net="/run/netns/$_mn_ns" unshare --uts --mount --propagation private sh -c \
       "mount --bind '$mn_dir/tmp-$_mn_host' '$mn_dir/tmp' && hostname '$_mn_host' &&
        exec slurmd -D -f '$SLURM_CONF' -N '$_mn_host'"
   done
-  sd_wait_nodes 2 || { mn_why=$sd_why; return 1; }
+  sd_wait_nodes "$mn_count" || { mn_why=$sd_why; return 1; }
 }
 
 # Kills every process in namespace $1 (a step's leftovers, or a host's everything).
@@ -96,6 +105,10 @@ mn_drop_host() {
   ip link del "pxmv$_mn_tag-$1" 2>/dev/null
 }
 
+mn_cut_host() {
+  ip link del "pxmv$_mn_tag-$1" 2>/dev/null
+}
+
 mn_stop() {
   sd_stop
   for _mn_ns in $mn_made_ns; do
@@ -104,6 +117,7 @@ mn_stop() {
   done
   for _mn_link in $mn_made_links; do ip link del "$_mn_link" 2>/dev/null; done
   mn_made_ns= mn_made_links=
+mn_count=3
 }
 trap 'mn_stop; rm -rf "$work"' EXIT
 

@@ -1,30 +1,33 @@
 #!/bin/sh
-# MPI jobs across two hosts on one machine (issue 22 item 4): tests/multinode/netns_cluster.sh
-# makes two network namespaces joined by veth pairs on a bridge, each a "host" with its own
-# address and hostname, with a slurmd in each, and the jobs run under srun --mpi=pmix -N 2 with
+# MPI jobs across hosts on one machine (issue 22 item 4): tests/multinode/netns_cluster.sh makes
+# three network namespaces joined by veth pairs on a bridge, each a "host" with its own address
+# and hostname, with a slurmd in each, and the jobs run under srun --mpi=pmix -N 2 with
 # Plexus's default BTLs: sm between the ranks of one host, tcp between the hosts (the connections
 # btl_tcp logs at btl_base_verbose 10 are checked: only pairs on different hosts, over the hosts'
 # addresses). Every byte is verified; a rank that aborts or crashes ends the job with the right
-# status and nothing left. plexrun stays a one-node launcher: across hosts jobs start under Slurm.
+# status and nothing left; a host that disappears (its processes killed, or its link cut without
+# a word) is named by the other host's ranks, which end the job. plexrun stays a one-node
+# launcher: across hosts jobs start under Slurm.
 # Skipped, with the reason, where namespaces or Slurm cannot be used.
 . "${PLEXUS_TOP_SRCDIR:?run through make check}/tests/lib/checks.sh"
 . "$PLEXUS_TOP_SRCDIR/tests/multinode/netns_cluster.sh"
 b=${PLEXUS_TOP_BUILDDIR:?run through make check}
 mkdir -p "$work/bin"
-for p in tests/slurm/crash_at tests/mpi/pingpong tests/mpi/ring tests/mpi/coll_intra; do cp "$b/$p" "$work/bin/"; done
+for p in tests/slurm/crash_at tests/mpi/pingpong tests/mpi/ring tests/mpi/coll_intra tests/mpi/comm_ops; do cp "$b/$p" "$work/bin/"; done
 lsan="suppressions=$PLEXUS_TOP_SRCDIR/tests/lib/lsan-libpmix.supp:print_suppressions=0"
 
 if ! mn_start; then
-  echo "SKIP: no two-host cluster here: $mn_why"
+  echo "SKIP: no cluster of namespace hosts here: $mn_why"
   exit 77
 fi
 
-# across NAME NODES RANKS PROGRAM ARGS...: srun -l (task-labelled lines), block distribution, the
-# default BTLs with btl_tcp's connections logged.
+# across NAME NODES RANKS PROGRAM ARGS...: srun -l (task-labelled lines), block distribution, on
+# the first two hosts (the third is lost by a test of its own), the default BTLs with btl_tcp's
+# connections logged.
 across() {
   _n=$1 _nodes=$2 _r=$3; shift 3
   run -t 150 "$_n" env PLEXUS_MCA_btl_base_verbose=10 PLEXUS_MCA_runtime_base_verbose=1 LSAN_OPTIONS="$lsan" \
-    srun --mpi=pmix -l -O -N "$_nodes" -n "$_r" --distribution=block "$@"
+    srun --mpi=pmix -l -O -N "$_nodes" -n "$_r" -w "$mn_host1,$mn_host2" --distribution=block "$@"
 }
 
 # Every btl_tcp connection joins ranks of different hosts (ranks 0..half-1 on host 1), over a
@@ -44,7 +47,7 @@ expect_tcp_only_across() {
 
 expect_nothing_left() {
   sleep 0.5
-  for _ns in $mn_ns1 $mn_ns2; do
+  for _ns in $mn_ns1 $mn_ns2 $mn_ns3; do
     for _pid in $(ip netns pids "$_ns" 2>/dev/null); do
       case $(readlink "/proc/$_pid/exe" 2>/dev/null) in "$work"/bin/*) fail "$name: process $_pid left in $_ns"; kill -9 "$_pid" ;; esac
     done
@@ -69,6 +72,12 @@ expect_status 0
 expect_contains "$out" "coll_intra: PASS: 4 ranks"
 expect_tcp_only_across 4
 
+# Communicators from dup, split and create across the hosts, traffic on each.
+across comm_ops_2x2 2 4 "$work/bin/comm_ops"
+expect_status 0
+expect_contains "$out" "comm_ops: PASS: 4 ranks"
+expect_tcp_only_across 4
+
 # A rank that aborts on the second host ends the step with its status.
 across abort_2x2 2 4 "$work/bin/crash_at" abort 2
 expect_status 7
@@ -90,27 +99,61 @@ expect_status 0
 expect_contains "$out" "crash_at: PASS: spawn refused: "
 expect_contains "$out" "does not start processes (Slurm's srun --mpi=pmix does not"
 
-# A host that disappears mid-job (every process in its namespace killed, the namespace deleted):
-# the job ends, non-zero, the lost host and its ranks are named, nothing is left on the other
-# host. Last, as the cluster has one host afterwards.
-name=host_gone out="$work/host_gone.out" err="$work/host_gone.err" status=0
-env PLEXUS_MCA_btl_base_verbose=10 LSAN_OPTIONS="$lsan" timeout -k 5 120 \
-  srun --mpi=pmix -l -O -N 2 -n 4 --distribution=block "$work/bin/crash_at" traffic 9 >"$out" 2>"$err" </dev/null &
-job=$!
-# Past MPI_Init and the ring exchange: every rank waits in a receive (up to 60 s on a busy machine).
-_i=0
-until [ "$(grep -c 'connected to rank' "$err")" -ge 4 ] || [ $_i -ge 300 ]; do sleep 0.2; _i=$((_i + 1)); done
-sleep 1
-mn_drop_host 2
-wait "$job" || status=$?
-[ "$status" -ne 0 ] || { fail "$name: exit status 0 after host $mn_host2 went away"; show; }
-[ "$status" -ne 124 ] && [ "$status" -ne 137 ] || { fail "$name: the job did not end by itself after $mn_host2 went away"; show; }
-# Slurm declares the host down after SlurmdTimeout and cancels the step naming it; the ranks it
-# ran are named by the survivors' btl_tcp, at btl_base_verbose 10 only (a peer that closes
-# between messages is how a finalizing peer leaves).
-expect_contains "$err" "Node failure on $mn_host2"
-expect_contains "$err" "DUE TO NODE FAILURE"
-grep -E "Node failure|rank [23] of job .* on host $mn_host2 closed" "$err" | head -4 | sed 's/^/  host_gone said: /'
-expect_nothing_left
+# The job's /dev/shm objects, by the prefix the runtime logs (runtime_base_verbose 1): none left.
+expect_no_shm() {
+  _p=$(sed -n 's/.*shm prefix \(plexus-[0-9a-f]\{16\}-\).*/\1/p' "$err" | head -1)
+  if [ -z "$_p" ]; then fail "$name: no shm prefix in the runtime's log"; show; return; fi
+  if ls /dev/shm/"$_p"* >/dev/null 2>&1; then fail "$name: left in /dev/shm: $(ls /dev/shm/"$_p"*)"; rm -f /dev/shm/"$_p"*; fi
+}
+
+# lose_host NAME N HOW: 4 ranks, two on host 1 and two on host N, exchange a ring (ranks 1-2 and
+# 3-0 through btl_tcp) and wait in a receive; then host N disappears. HOW "drop": every process
+# in its namespace is killed, so its kernel ends their connections without a goodbye; "cut": its
+# link is deleted first, so nothing at all comes from it and only btl_tcp's keepalive (1 s idle,
+# 1 s apart, 3 probes here) notices. Either way host 1's ranks end the job with a message naming
+# a rank of host N, the job and the host; the job ends non-zero by itself; nothing is left on
+# host 1 or in /dev/shm.
+lose_host() {
+  name=$1 _n=$2 _how=$3
+  eval "_host=\$mn_host$_n"
+  out="$work/$name.out" err="$work/$name.err" status=0
+  env PLEXUS_MCA_btl_base_verbose=10 PLEXUS_MCA_runtime_base_verbose=1 PLEXUS_MCA_btl_tcp_keepalive_time=1 \
+    PLEXUS_MCA_btl_tcp_keepalive_interval=1 PLEXUS_MCA_btl_tcp_keepalive_count=3 LSAN_OPTIONS="$lsan" \
+    timeout -k 5 120 srun --mpi=pmix -l -O -N 2 -n 4 -w "$mn_host1,$_host" --distribution=block \
+    "$work/bin/crash_at" traffic 9 >"$out" 2>"$err" </dev/null &
+  _job=$!
+  # Past MPI_Init and the ring exchange (both ends log each connection): every rank waits in a
+  # receive (up to 60 s on a busy machine).
+  _i=0
+  until [ "$(grep -c 'connected to rank' "$err")" -ge 4 ] || [ $_i -ge 300 ]; do sleep 0.2; _i=$((_i + 1)); done
+  sleep 1
+  _t0=$(date +%s)
+  if [ "$_how" = cut ]; then mn_cut_host "$_n"; else mn_drop_host "$_n"; fi
+  _named=
+  while kill -0 "$_job" 2>/dev/null; do
+    [ -n "$_named" ] || ! grep -q "without saying goodbye" "$err" || _named=$(($(date +%s) - _t0))
+    sleep 0.2
+  done
+  wait "$_job" || status=$?
+  [ "$_how" = cut ] && mn_drop_host "$_n"  # its ranks and daemons, cut off, were still there
+  echo "  $name: the lost host named after ${_named:-?} s, srun exited after $(($(date +%s) - _t0)) s" \
+    "(status $status; not a check: the machine is shared)"
+  [ "$status" -ne 0 ] || { fail "$name: exit status 0 after host $_host went away"; show; }
+  [ "$status" -ne 124 ] && [ "$status" -ne 137 ] || { fail "$name: the job did not end by itself after $_host went away"; show; }
+  grep -Eq "^ *[01]: .*btl_tcp: rank [23] of job [^ ]+ on host $_host \([0-9.]+:[0-9]+\): .*without saying goodbye: the process died, or its host went away" "$err" ||
+    { fail "$name: no rank of host 1 named the lost host $_host"; show; }
+  grep -E "btl_tcp: rank [23] of job|Node failure|NODE FAILURE" "$err" | head -3 | sed "s/^/  $name said: /"
+  expect_nothing_left
+  expect_no_shm
+}
+
+# A host whose link vanishes (power, a cable, a switch): no end of stream and no reset, only
+# silence, which keepalive bounds. Before host_gone, on the third host, so that the jobs above
+# keep hosts 1 and 2.
+lose_host link_gone 3 cut
+
+# A host that disappears with its processes (every one in its namespace killed, the namespace and
+# its veth deleted). Last, as the cluster has one host afterwards.
+lose_host host_gone 2 drop
 
 finish

@@ -1,19 +1,22 @@
 // Unit tests of the btl_tcp module over real loopback sockets, with several modules in one
 // process standing for the ranks of a job and a fake host API: connect on first use, both sides
 // connecting at once, a stranger's garbage, silence and forged proofs refused and counted, a peer
-// with another secret, partial reads and writes, a peer closing at a message boundary and in the
-// middle of a message, connections from peers not added yet, bad interface parameters.
+// with another secret, partial reads and writes, a peer closing with and without its goodbye, by
+// a reset and in the middle of a message, connections from peers not added yet, bad interface
+// parameters.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "components/btl_tcp/frame.h"
 #include "components/btl_tcp/handshake.h"
 #include "components/btl_tcp/tests/tcp_test_host.h"
 
@@ -285,7 +288,7 @@ TEST_F(TcpModuleTest, APeerWithAnotherSecretIsRefusedOnBothSides) {
     EXPECT_GE(ranks[0].module->refused(), 1u);
     EXPECT_GE(ranks[2].module->refused(), 1u);
     EXPECT_TRUE(ranks[0].inbox.got.empty());
-    EXPECT_EQ(g_aborts[0].first, kLostPeerStatus);
+    EXPECT_EQ(g_aborts[0].first, plexus::sdk::kBtlLostPeerStatus);
     EXPECT_NE(g_aborts[0].second.find("rank 0 of job testjob on host " + host_name()), std::string::npos)
         << g_aborts[0].second;
     EXPECT_NE(g_aborts[0].second.find("no connection within btl_tcp_connect_timeout"), std::string::npos);
@@ -374,7 +377,7 @@ TEST_F(HandDrivenPeer, APeerClosingInTheMiddleOfAMessageEndsTheJobNamingIt) {
         peer.write(f.data(), 2000);
     }  // closed here: the 2000 bytes, then the end of the stream
     ASSERT_TRUE(progress_until([&] { return !g_aborts.empty(); }));
-    EXPECT_EQ(g_aborts[0].first, kLostPeerStatus);
+    EXPECT_EQ(g_aborts[0].first, plexus::sdk::kBtlLostPeerStatus);
     const std::string &msg = g_aborts[0].second;
     EXPECT_NE(msg.find("btl_tcp: rank 1 of job testjob on host " + host_name()), std::string::npos) << msg;
     EXPECT_NE(msg.find("in the middle of a message (got " + std::to_string(2000 - sizeof(FrameHeader)) + " of 5000 bytes)"),
@@ -397,7 +400,112 @@ TEST_F(HandDrivenPeer, AFrameLongerThanAnyMaxSendSizeIsACorruptStream) {
     EXPECT_NE(g_aborts[0].second.find("the stream is corrupt"), std::string::npos) << g_aborts[0].second;
 }
 
-// A peer that finalizes closes at a message boundary: no error then; a send to it afterwards is one.
+TEST_F(HandDrivenPeer, AGoodbyeWithABodyIsACorruptStream) {
+    open_ranks(2);
+    Raw peer(ranks[0].module->port());
+    handshake(peer);
+    FrameHeader fh = goodbye_header();
+    fh.len = 4;
+    peer.write(&fh, sizeof fh);
+    peer.write("abcd", 4);
+    ASSERT_TRUE(progress_until([&] { return !g_aborts.empty(); }));
+    EXPECT_NE(g_aborts[0].second.find("sent a goodbye of 4 bytes (it has none): the stream is corrupt"), std::string::npos)
+        << g_aborts[0].second;
+}
+
+// The end of a stream without a goodbye is a process that died or a host that went away, even at
+// a message boundary: the job ends naming the peer, its job and its host; what came before the
+// end was delivered.
+TEST_F(HandDrivenPeer, AnEndOfStreamWithoutAGoodbyeEndsTheJobNamingThePeerAndItsHost) {
+    open_ranks(2);
+    {
+        Raw peer(ranks[0].module->port());
+        handshake(peer);
+        const std::string f = frame("last words");
+        peer.write(f.data(), f.size());
+    }
+    ASSERT_TRUE(progress_until([&] { return !g_aborts.empty(); }));
+    ASSERT_EQ(ranks[0].inbox.got.size(), 1u);
+    EXPECT_EQ(ranks[0].inbox.got[0].bytes, "last words");
+    EXPECT_EQ(g_aborts[0].first, plexus::sdk::kBtlLostPeerStatus);
+    const std::string &msg = g_aborts[0].second;
+    EXPECT_EQ(msg.rfind("btl_tcp: rank 1 of job testjob on host " + host_name() + " (127.0.0.1:", 0), 0u) << msg;
+    EXPECT_NE(msg.find("): closed the connection without saying goodbye: the process died, or its host went away"),
+              std::string::npos)
+        << msg;
+    EXPECT_EQ(g_aborts.size(), 1u);
+}
+
+// A reset (what a host's kernel sends for a connection its process no longer has) is the same.
+TEST_F(HandDrivenPeer, AResetWithoutAGoodbyeEndsTheJob) {
+    open_ranks(2);
+    {
+        Raw peer(ranks[0].module->port());
+        handshake(peer);
+        const linger abortive{1, 0};  // close() sends RST instead of FIN
+        ASSERT_EQ(::setsockopt(peer.fd.get(), SOL_SOCKET, SO_LINGER, &abortive, sizeof abortive), 0);
+    }
+    ASSERT_TRUE(progress_until([&] { return !g_aborts.empty(); }));
+    const std::string &msg = g_aborts[0].second;
+    EXPECT_NE(msg.find("rank 1 of job testjob on host " + host_name()), std::string::npos) << msg;
+    EXPECT_NE(msg.find("lost the connection (" + errno_text(ECONNRESET) + ") without saying goodbye"), std::string::npos)
+        << msg;
+}
+
+// After a goodbye the end of the stream, or a reset (the peer closed with bytes of ours unread),
+// is how a finalizing peer leaves: nothing is reported until something is sent to it.
+TEST_F(HandDrivenPeer, AGoodbyeMakesTheEndOfTheStreamOrAResetOrderly) {
+    for (const bool reset_after : {false, true}) {
+        SCOPED_TRACE(reset_after ? "goodbye, then a reset" : "goodbye, then the end of the stream");
+        ranks.clear();
+        reset();
+        open_ranks(2);
+        {
+            Raw peer(ranks[0].module->port());
+            handshake(peer);
+            const FrameHeader bye = goodbye_header();
+            const std::string both = frame("done") + std::string(reinterpret_cast<const char *>(&bye), sizeof bye);
+            peer.write(both.data(), both.size());
+            ASSERT_TRUE(progress_until([&] { return logged("rank 1 of job testjob on host " + host_name() + " says goodbye"); }));
+            if (reset_after) {
+                const linger abortive{1, 0};
+                ASSERT_EQ(::setsockopt(peer.fd.get(), SOL_SOCKET, SO_LINGER, &abortive, sizeof abortive), 0);
+            }
+        }
+        ASSERT_TRUE(progress_until([&] { return logged("closed its connection"); }));
+        ASSERT_EQ(ranks[0].inbox.got.size(), 1u);
+        EXPECT_EQ(ranks[0].inbox.got[0].bytes, "done");
+        EXPECT_TRUE(g_aborts.empty()) << g_aborts[0].second;
+        EXPECT_EQ(ranks[0].module->established(), 0u);
+        EXPECT_EQ(send(0, 1, "", "late"), PLEXUS_ERR_UNREACH);
+        ASSERT_EQ(g_aborts.size(), 1u);
+        EXPECT_NE(g_aborts[0].second.find("closed its connection earlier, in order"), std::string::npos)
+            << g_aborts[0].second;
+    }
+}
+
+// del_procs (finalize, disconnect) writes what is queued, then the goodbye, then ends the stream:
+// the peer reads exactly the message frame, the 8-byte goodbye and the end.
+TEST_F(HandDrivenPeer, ClosingInOrderEndsWithTheGoodbye) {
+    open_ranks(2);
+    Raw peer(ranks[0].module->port());
+    handshake(peer);
+    ASSERT_EQ(send(0, 1, "hdr", "payload"), PLEXUS_SUCCESS);
+    ASSERT_EQ(ranks[0].module->del_procs(1, &ranks[0].eps[1]), PLEXUS_SUCCESS);
+    std::string got;
+    char buf[256];
+    ASSERT_TRUE(progress_until([&] {
+        const ssize_t n = peer.read_some(buf, sizeof buf);
+        if (n > 0) got.append(buf, static_cast<size_t>(n));
+        return n == 0;
+    }));
+    const FrameHeader bye = goodbye_header();
+    EXPECT_EQ(got, frame("hdrpayload") + std::string(reinterpret_cast<const char *>(&bye), sizeof bye));
+    EXPECT_TRUE(g_aborts.empty());
+}
+
+// A peer that finalizes says goodbye and closes at a message boundary: no error then; a send to
+// it afterwards is one.
 TEST_F(TcpModuleTest, APeerClosingBetweenMessagesIsQuietUntilSomethingIsSentToIt) {
     open_ranks(2);
     ASSERT_EQ(send(1, 0, "bye", ""), PLEXUS_SUCCESS);
