@@ -24,10 +24,10 @@ Path choose(const Params &p, size_t bytes, size_t max, size_t copy_from, bool ev
 
 const char *path_name(Path path) {
     switch (path) {
-    case Path::Segment: return "segment";
-    case Path::SingleCopy: return "single copy";
-    case Path::RootCombines: return "single copy to the root";
-    case Path::Decline: break;
+        case Path::Segment: return "segment";
+        case Path::SingleCopy: return "single copy";
+        case Path::RootCombines: return "single copy to the root";
+        case Path::Decline: break;
     }
     return "declined";
 }

@@ -12,7 +12,7 @@
 namespace plexus::coll_shm_inter {
 
 enum class Path {
-    Decline,     // the next component in the chain serves the call
+    Decline,       // the next component in the chain serves the call
     Segment,       // chunks through the node group's segment
     SingleCopy,    // the users' buffers moved directly (shm_single_copy.cc)
     RootCombines,  // Reduce: every vector written into the root by single copy, combined there

@@ -137,8 +137,8 @@ int Engine::reduce_at_root_by_single_copy(const void *in, void *out, size_t item
     if (rank_ != root) {
         wait_posted(root, g);
         const uint64_t area = control(root).out_addr;
-        const int rc = area ? write_to(root, area + static_cast<size_t>(rank_) * bytes, in, bytes)
-                            : kNoMemory;
+        const int rc =
+            area ? write_to(root, area + static_cast<size_t>(rank_) * bytes, in, bytes) : kNoMemory;
         done(g);
         return rc;
     }

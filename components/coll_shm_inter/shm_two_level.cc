@@ -347,12 +347,13 @@ int TwoLevel::reduce(const void *in, void *out, size_t count, size_t item_bytes,
                      int root, Path path) {
     const auto node_reduce = [&](void *dst, int node_root) {
         switch (path) {
-        case Path::SingleCopy:
-            return engine_->reduce_by_single_copy(in, dst, count, item_bytes, combine, node_root);
-        case Path::RootCombines:
-            return engine_->reduce_at_root_by_single_copy(in, dst, count, item_bytes, combine,
-                                                          node_root);
-        default: return engine_->reduce(in, dst, count, item_bytes, combine, node_root);
+            case Path::SingleCopy:
+                return engine_->reduce_by_single_copy(in, dst, count, item_bytes, combine,
+                                                      node_root);
+            case Path::RootCombines:
+                return engine_->reduce_at_root_by_single_copy(in, dst, count, item_bytes, combine,
+                                                              node_root);
+            default: return engine_->reduce(in, dst, count, item_bytes, combine, node_root);
         }
     };
     if (single_node()) return node_reduce(out, root < 0 ? -1 : node_rank_of(root));
