@@ -149,17 +149,13 @@ int Window::direct_op(const char *call, const PendingOp &op, int target) {
     const bool plain =
         ti.contiguous && oi.contiguous;  // the origin's bytes are the target's, as they lie
 
-    std::vector<Run> runs;
-    if (ti.contiguous)
-        runs.push_back({at, bytes});
-    else if (int rc = layout_runs(svc_, op, lo, span, at, &runs))
-        return fail(rc, "%s: the target layout could not be laid out", call);
     Peer &p = peers_[size_t(target)];
     const bool write = op.kind == OpKind::kPut;
     if (op.kind == OpKind::kAccumulate || p.batch_write != write)
         if (int rc = flush_direct(p, call); rc != PLEXUS_OSC_SUCCESS) return rc;
     if (plain && op.kind != OpKind::kAccumulate) {
-        // The origin's own bytes: batched, moved with the others of the epoch at unlock.
+        // The origin's own bytes: batched, moved with the others of the epoch at unlock (the
+        // common lock/put/unlock: no allocation here, one system call at unlock).
         auto *own =
             static_cast<uint8_t *>(write ? const_cast<void *>(op.origin) : op.result) + oi.true_lb;
         p.batch_write = write;
@@ -168,16 +164,21 @@ int Window::direct_op(const char *call, const PendingOp &op, int target) {
         if (!p.batch_local.empty()) {
             plexus_shm_iovec_t &l = p.batch_local.back();
             Run &r = p.batch_remote.back();
-            if (static_cast<uint8_t *>(l.base) + l.len == own && r.addr + r.len == runs[0].addr) {
+            if (static_cast<uint8_t *>(l.base) + l.len == own && r.addr + r.len == at) {
                 l.len += bytes;
                 r.len += bytes;
                 return PLEXUS_OSC_SUCCESS;
             }
         }
         p.batch_local.push_back({own, bytes});
-        p.batch_remote.push_back(runs[0]);
+        p.batch_remote.push_back({at, bytes});
         return p.batch_local.size() < kDirectBatch ? PLEXUS_OSC_SUCCESS : flush_direct(p, call);
     }
+    std::vector<Run> runs;
+    if (ti.contiguous)
+        runs.push_back({at, bytes});
+    else if (int rc = layout_runs(svc_, op, lo, span, at, &runs))
+        return fail(rc, "%s: the target layout could not be laid out", call);
     std::vector<uint8_t> image(span, 0);  // the target's bytes [lo, hi) as they travel
     uint8_t *data = image.data();
     uint8_t *item0 = data - ptrdiff_t(lo);  // where the image's first item begins

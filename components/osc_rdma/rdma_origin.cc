@@ -112,6 +112,27 @@ int Window::issue_queued(Peer &p) {
 
 int Window::issue(int target, const PendingOp &op) {
     Peer &p = peers_[size_t(target)];
+    if (copyable(p, op)) {  // moved with the epoch's others by one single copy (rdma_epoch_copy.cc)
+        if (!p.await_fence) return defer_copy(p, op);
+        // As for rma, the target may not have applied our records of the last fence: an operation
+        // worth a single copy on its own asks and waits; a short one goes as a message (held by
+        // the target until its fence ended), as the 8-byte get of each epoch does, without the
+        // round trip.
+        if (copy_pays_alone(op)) {
+            query_done(p);
+            p.queued.push_back(op);
+            return PLEXUS_OSC_SUCCESS;
+        }
+    }
+    // The batch acts first: operations on one target act in the order they were issued.
+    if (int rc = flush_copies(p); rc != PLEXUS_OSC_SUCCESS) return rc;
+    return issue_message(target, op);
+}
+
+// By the protocol chosen for it (buffered, sendrecv, or the BTL's put/get).
+int Window::issue_message(int target, const PendingOp &op) {
+    Peer &p = peers_[size_t(target)];
+    (op.kind == OpKind::kGet ? p.sent_reads : p.sent_writes) = true;
     const plexus_coll_dtype_info_t &oi = op.oi, &ti = op.ti;
     OpShape shape;
     shape.kind = op.kind;
@@ -233,6 +254,10 @@ int Window::put_small(Peer &p, const void *origin, plexus_coll_dtype_t *otype, p
     if (!oi.contiguous || !ti.contiguous) return PLEXUS_OSC_SUCCESS;
     const uint64_t bytes = uint64_t(tcount) * ti.size;
     if (bytes > 0xffff || bytes > p.outbox->payload_room(0)) return PLEXUS_OSC_SUCCESS;
+    // By single copy with the epoch's others (rdma_epoch_copy.cc), unless issue() would send it
+    // as a message anyway (the peer may not have applied our last fence's records).
+    if (copy_allowed(p, OpKind::kPut, size_t(bytes)) && (!p.await_fence || bytes >= config_.put_batch_min))
+        return PLEXUS_OSC_SUCCESS;
     *done = true;
     size_t checked = 0;
     if (int rc = check_access("MPI_Put", p.rank, disp, tcount, ti, &checked); rc != PLEXUS_OSC_SUCCESS) return rc;
@@ -250,10 +275,13 @@ int Window::put(const void *origin, int ocount, plexus_coll_dtype_t *otype, int 
     if (target >= 0 && target < size_ &&
         (config_.protocol == Setting::kAuto || config_.protocol == Setting::kBuffered)) {
         Peer &p = peers_[size_t(target)];
-        if (!p.direct && p.queued.empty() && in_access_epoch(p) && epoch_allows_now(p)) {
+        if (!p.direct && p.queued.empty() && p.copies.empty() && in_access_epoch(p) && epoch_allows_now(p)) {
             bool done = false;
             const int rc = put_small(p, origin, otype, disp, tcount, ttype, &done);
-            if (done) return rc;
+            if (done) {
+                p.sent_writes = true;  // what follows in the epoch must not overtake it (rdma_epoch_copy.cc)
+                return rc;
+            }
         }
     }
     return start_op("MPI_Put", PendingOp{OpKind::kPut, origin, nullptr, ocount, otype, disp, tcount, ttype, nullptr, {}, {}},

@@ -19,6 +19,8 @@ const plexus_component_t *g_self = nullptr;
 int g_protocol = 0;
 uint64_t g_buffer_size = 0;
 int g_async = 1;
+uint64_t g_get_batch_min = 512;
+uint64_t g_put_batch_min = 8192;
 
 }  // namespace
 
@@ -51,6 +53,22 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
             "nodes there is no progress thread yet: such windows use messages either way. "
             "Default on.",
             4),
+        plexus::sdk::size_param(
+            "get_batch_min", &g_get_batch_min, "512",
+            "In a window that took passive target without the target (osc_rdma_async_progress on, "
+            "every member on this node, single copy permitted), the contiguous gets of a fence or "
+            "PSCW epoch to one target are collected and read with one single copy (one "
+            "process_vm_readv) at the epoch's end, or before a put or accumulate to that target, "
+            "when they add up to at least this many bytes; fewer go as get messages, which cost "
+            "less than a system call when short. 0: never (every get by its protocol). Default 512.",
+            6),
+        plexus::sdk::size_param(
+            "put_batch_min", &g_put_batch_min, "8192",
+            "As osc_rdma_get_batch_min for the puts of 4096 bytes or more of a fence or PSCW epoch "
+            "to one target: written with one single copy (one process_vm_writev, one copy where a "
+            "message costs two) when they add up to at least this many bytes, as messages below. "
+            "0: never. Default 8192.",
+            6),
     });
     if (rc != PLEXUS_SUCCESS) return rc;
     if (g_buffer_size != 0 && g_buffer_size < Coalescer::min_capacity()) {
@@ -63,6 +81,8 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
     g_config.protocol = Setting(g_protocol);
     g_config.buffer_size = size_t(g_buffer_size);
     g_config.async_progress = g_async == 1;
+    g_config.get_batch_min = size_t(g_get_batch_min);
+    g_config.put_batch_min = size_t(g_put_batch_min);
     return PLEXUS_SUCCESS;
 }
 

@@ -80,7 +80,10 @@ int Window::sink(Peer &p, std::vector<uint8_t> &msg, uint32_t records) {
         h.aux = sent_.take(p.rank);
         p.closing = 0;
         if (h.flags == kFlagFenceEnd) {
-            const bool may_rma = p.rma_handle && (config_.protocol == Setting::kAuto || config_.protocol == Setting::kRma);
+            // rma, or the epoch's single copies (rdma_epoch_copy.cc), reach the peer's memory
+            // without it.
+            const bool may_rma =
+                (p.rma_handle && (config_.protocol == Setting::kAuto || config_.protocol == Setting::kRma)) || async_;
             const uint32_t await = (h.aux > 0 && may_rma) ? fence_epoch_ + 1 : 0;
             if (await != p.await_fence) p.done_queried = false;
             p.await_fence = await;

@@ -60,6 +60,11 @@ int Window::poll_once() {
 int Window::complete_rma(Peer &p) {
     if (int rc = issue_queued(p); rc != PLEXUS_OSC_SUCCESS) return rc;
     RDMA_WAIT(p.queued.empty() && p.rma_outstanding == 0 && p.deferred_rma.empty());
+    // The epoch's batched gets or puts (rdma_epoch_copy.cc): moved now, or as messages that
+    // the closing message follows (a put too large for one message by the BTL's put: waited for).
+    if (int rc = flush_copies(p); rc != PLEXUS_OSC_SUCCESS) return rc;
+    if (p.rma_outstanding != 0 || !p.deferred_rma.empty()) RDMA_WAIT(p.rma_outstanding == 0 && p.deferred_rma.empty());
+    p.sent_writes = p.sent_reads = false;
     if (p.rma_error != 0) {
         const int e = p.rma_error;
         p.rma_error = 0;

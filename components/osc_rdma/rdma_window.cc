@@ -131,7 +131,9 @@ int Window::init(void **base) {
               : !async_why.empty()    ? async_why.c_str()
                                       : "another member cannot take part (parameter, node or single copy there)");
     }
-    fence_barrier_ = table_->rma_anywhere();
+    // The epochs' single copies (rdma_epoch_copy.cc) reach other members' memory without them,
+    // like rma: async_ is the same at every member.
+    fence_barrier_ = table_->rma_anywhere() || async_ != nullptr;
     direct_fence_ = size_ <= 2;
     trace(PLEXUS_LOG_DECISION, "%d processes, protocol %s; fences: %s", size_, kSettingNames[int(config_.protocol)],
           direct_fence_ ? "one message each way (two processes)"

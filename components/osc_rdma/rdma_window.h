@@ -119,6 +119,15 @@ struct Peer {
     std::vector<Run> batch_remote;
     bool batch_write = false;
     bool unlock_done = false;
+    // Contiguous gets (or large puts) of a fence or PSCW epoch in a window with single copy
+    // (rdma_epoch_copy.cc), moved together at the epoch's end; their bytes in all; and what went
+    // to it by message this epoch (puts or accumulates, gets), which later operations must not
+    // overtake.
+    std::vector<PendingOp> copies;
+    bool copies_write = false;
+    uint64_t copy_bytes = 0;
+    bool sent_writes = false;
+    bool sent_reads = false;
     // fences of a two-process window (rdma_sync.cc)
     uint8_t closing = 0;         // the next data message to it ends an epoch (kFlagFenceEnd ...)
     uint32_t await_fence = 0;    // not 0: it may still apply our records of the fence epoch that
@@ -170,6 +179,7 @@ private:
     int put_small(Peer &p, const void *origin, plexus_coll_dtype_t *otype, ptrdiff_t disp, int tcount,
                   plexus_coll_dtype_t *ttype, bool *done);
     int issue(int target, const PendingOp &op);
+    int issue_message(int target, const PendingOp &op);
     int issue_rma(Peer &p, const PendingOp &op, size_t bytes, ptrdiff_t origin_lb, ptrdiff_t target_lb);
     int issue_buffered(Peer &p, const PendingOp &op, Protocol proto);
     int issue_queued(Peer &p);
@@ -205,6 +215,14 @@ private:
                           uint8_t *image, uint64_t at, __int128 lo, size_t span);
     int direct_move(const char *call, int target, const std::vector<Run> &runs, uint8_t *image, uint64_t at,
                     bool write);
+
+    // gets and large puts of fence and PSCW epochs by one single copy (rdma_epoch_copy.cc)
+    bool copy_allowed(const Peer &p, OpKind kind, size_t bytes) const;
+    bool copyable(const Peer &p, const PendingOp &op) const;
+    bool copy_pays_alone(const PendingOp &op) const;
+    int defer_copy(Peer &p, const PendingOp &op);
+    int flush_copies(Peer &p);
+    int copies_as_messages(Peer &p, const std::vector<PendingOp> &ops);
 
     // target (rdma_target.cc)
     void on_data(int src, const MsgHeader &h, const uint8_t *body, size_t len);
