@@ -220,6 +220,7 @@ private:
     bool copy_allowed(const Peer &p, OpKind kind, size_t bytes) const;
     bool copyable(const Peer &p, const PendingOp &op) const;
     bool copy_pays_alone(const PendingOp &op) const;
+    bool lone_fence_get(const Peer &p, const std::vector<PendingOp> &ops, uint64_t total) const;
     int defer_copy(Peer &p, const PendingOp &op);
     int flush_copies(Peer &p);
     int copies_as_messages(Peer &p, const std::vector<PendingOp> &ops);
