@@ -65,10 +65,12 @@ plexussdkinclude_HEADERS = \
 	framework/include/plexus/sdk/btl_module.hpp framework/include/plexus/sdk/btl_fast_channel.hpp
 pkgconfig_DATA += framework/plexus-component.pc
 # osc components: the module filled from a window class, the fair lock on shared words; dpm
-# components: a spawn's outcome shared with every parent, the module filled from its entry points.
+# components: a spawn's outcome shared with every parent, the module filled from its entry points;
+# timestamped trace lines of a protocol that spans processes (sdk/timeline.hpp).
 plexussdkinclude_HEADERS += \
 	framework/include/plexus/sdk/osc_module.hpp framework/include/plexus/sdk/ticket_rwlock.hpp \
-	framework/include/plexus/sdk/dpm_spawn.hpp framework/include/plexus/sdk/dpm_module.hpp
+	framework/include/plexus/sdk/dpm_spawn.hpp framework/include/plexus/sdk/dpm_module.hpp \
+	framework/include/plexus/sdk/timeline.hpp
 
 # The core's shared-memory services (host API 1.3's shm table, plexus/shm.h) and the header-only
 # shared-memory data structures components inline (plexus/sdk/shm_*.hpp).

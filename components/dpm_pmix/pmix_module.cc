@@ -2,11 +2,9 @@
 #include "pmix_module.h"
 
 #include <plexus/sdk/dpm_module.hpp>
-
-#include <time.h>
+#include <plexus/sdk/timeline.hpp>
 
 #include <cstdarg>
-#include <cstdio>
 #include <memory>
 
 namespace plexus::dpm_pmix {
@@ -54,16 +52,11 @@ int timeout_ms(const PmixModule &m) { return m.services->connect_timeout_ms(); }
 
 void mark(const char *fmt, ...) {
     const PmixModule *m = g_module.get();
-    if (!m || !m->host || !m->host->verbosity || m->host->verbosity(m->self) < PLEXUS_LOG_DETAIL) return;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    char what[256];
+    if (!m || !sdk::timeline_wanted(m->host, m->self)) return;
     va_list ap;
     va_start(ap, fmt);
-    std::vsnprintf(what, sizeof what, fmt, ap);
+    sdk::log_timeline(m->host, m->self, m->nspace.c_str(), m->rank, fmt, ap);
     va_end(ap);
-    m->host->log(m->self, PLEXUS_LOG_DETAIL, "[%.3f ms] %s:%u %s", ts.tv_sec * 1e3 + ts.tv_nsec / 1e6,
-                 m->nspace.c_str(), m->rank, what);
 }
 
 std::string unique_tag(PmixModule &m, const char *what) {

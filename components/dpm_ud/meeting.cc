@@ -165,6 +165,22 @@ bool wants_rc(const MeetingContext &c, uint64_t total) {
 
 const char *mode_name(Mode m) { return m == Mode::ud ? "ud" : m == Mode::rc ? "rc" : "auto"; }
 
+// The starter root hands its group's cards (moved out of *mine) to the other root, on the agreed
+// context id, and returns the other group's answer encoded in *answer; false when the exchange
+// failed (*why says how).
+bool ask_cards(StarterRoot *root, uint64_t session, uint32_t cid, std::vector<ProcCards> *mine, Bytes *answer,
+               std::string *why) {
+    Message m, r;
+    m.kind = Kind::cards;
+    m.session = session;
+    m.cid = cid;
+    m.procs = std::move(*mine);
+    const bool ok = root->request(m, &r, why) == 0;
+    if (ok) *answer = encode(r);
+    mark("starter root: cards answered");
+    return ok;
+}
+
 }  // namespace
 
 int meet_as_starter(const MeetingContext &c, Group g, StarterRoot *root, uint64_t session, int status,
@@ -195,16 +211,9 @@ int meet_as_starter(const MeetingContext &c, Group g, StarterRoot *root, uint64_
         mark("starter root: hello answered (%s)", rc ? "failed" : root->over_rc() ? "rc" : "ud");
         // The usual case, both groups proposing the same id: the group needs nothing of the
         // hello_ack before the cards are answered too, so it hears both in one step.
-        if (rc == PLEXUS_DPM_SUCCESS && ack.cid == proposal) {
-            Message m, r;
-            m.kind = Kind::cards;
-            m.session = session;
-            m.cid = proposal;
-            m.procs = std::move(mine);
-            if (root->request(m, &r, &why)) rc = c.fail_class;
-            else cards_bytes = encode(r);
-            mark("starter root: cards answered");
-        }
+        if (rc == PLEXUS_DPM_SUCCESS && ack.cid == proposal &&
+            !ask_cards(root, session, proposal, &mine, &cards_bytes, &why))
+            rc = c.fail_class;
         data = pair_of(ack_bytes, cards_bytes);
     }
     if (int e = spread(c, g, rc, why, &data)) return e;
@@ -232,16 +241,7 @@ int meet_as_starter(const MeetingContext &c, Group g, StarterRoot *root, uint64_
     }
     if (cards_bytes.empty()) {  // the ids differed: the cards go once they agree
         data.clear();
-        if (at_root) {
-            Message m, r;
-            m.kind = Kind::cards;
-            m.session = session;
-            m.cid = proposal;
-            m.procs = std::move(mine);
-            if (root->request(m, &r, &why)) rc = c.fail_class;
-            else data = encode(r);
-            mark("starter root: cards answered");
-        }
+        if (at_root && !ask_cards(root, session, proposal, &mine, &data, &why)) rc = c.fail_class;
         if (int e = spread(c, g, rc, why, &data)) return e;
         cards_bytes = std::move(data);
         mark("starter: the other group's cards spread");
