@@ -1,4 +1,5 @@
-// The idle steps of a wait: spin, yield, sleep with doubling intervals up to the cap.
+// The idle steps of a wait: spin, yield, sleep with doubling intervals up to the cap (a higher
+// one once the wait has proved long).
 #include "runtime/backoff.h"
 
 #include <sched.h>
@@ -41,9 +42,12 @@ void Backoff::give_away() {
         (hooks_.yield ? hooks_.yield : real_yield)();
         return;
     }
+    const bool long_wait = policy_.long_sleep_us > policy_.max_sleep_us && asleep_us_ >= policy_.long_after_us;
+    const uint32_t cap = long_wait ? policy_.long_sleep_us : policy_.max_sleep_us;
     sleep_us_ = sleep_us_ == 0 ? std::max<uint32_t>(1, policy_.min_sleep_us)
-                               : std::min<uint64_t>(uint64_t{sleep_us_} * 2, policy_.max_sleep_us);
-    sleep_us_ = std::min(sleep_us_, policy_.max_sleep_us);
+                               : static_cast<uint32_t>(std::min<uint64_t>(uint64_t{sleep_us_} * 2, cap));
+    sleep_us_ = std::min(sleep_us_, cap);
+    asleep_us_ += sleep_us_;
     ++stats_->sleeps;
     stats_->slept_us += sleep_us_;
     (hooks_.sleep_us ? hooks_.sleep_us : real_sleep_us)(sleep_us_);
@@ -53,6 +57,7 @@ void Backoff::reset() {
     if (idle_polls_ > policy_.spin_count) ++stats_->resets;
     idle_polls_ = 0;
     sleep_us_ = 0;
+    asleep_us_ = 0;
 }
 
 }  // namespace plexus::runtime

@@ -13,6 +13,11 @@ struct BackoffPolicy {
     uint32_t yield_count = 1000; // idle polls each followed by sched_yield before sleeping
     uint32_t min_sleep_us = 1;   // first sleep; doubles each idle poll after that
     uint32_t max_sleep_us = 100; // cap: the longest a waiter can miss an event by
+    // A wait that has already slept long_after_us (in requested sleeps since its last event) is
+    // a long one, waiting for another process to arrive rather than for a step of an exchange:
+    // its cap rises to long_sleep_us, so that it wakes less often. 0: the cap never rises.
+    uint32_t long_sleep_us = 0;
+    uint32_t long_after_us = 20000;
 
     // Never yields or sleeps: what the benchmark compares against.
     static BackoffPolicy pure_spin();
@@ -63,6 +68,7 @@ private:
     BackoffStats *stats_;
     uint64_t idle_polls_ = 0;
     uint32_t sleep_us_ = 0;
+    uint64_t asleep_us_ = 0;  // requested since the last event
 };
 
 }  // namespace plexus::runtime

@@ -104,6 +104,36 @@ TEST_F(ProgressWait, ProgressStartsTheBackOffOver) {
     EXPECT_EQ(g_sleeps[13], 8u);
 }
 
+// A wait that has slept long_after_us without an event is a long one: its cap rises.
+TEST_F(ProgressWait, ALongWaitSleepsUpToTheHigherCap) {
+    BackoffPolicy p = engine.policy();
+    p.long_sleep_us = 64;
+    p.long_after_us = 40;
+    engine.set_policy(p);
+    Script s;
+    s.finish_at = 40;  // 39 idle polls: 10 spins, 5 yields, 24 sleeps
+    ASSERT_EQ(wait_for(s), PLEXUS_SUCCESS);
+    ASSERT_EQ(g_sleeps.size(), 24u);
+    // 1+2+4+8+8+8+8+8 = 47 us asleep at the usual cap of 8, then doubling on up to 64.
+    EXPECT_THAT(std::vector<uint32_t>(g_sleeps.begin(), g_sleeps.begin() + 12),
+                ElementsAre(1, 2, 4, 8, 8, 8, 8, 8, 16, 32, 64, 64));
+    EXPECT_THAT(g_sleeps, Each(Le(64u)));
+}
+
+// Events closer together than long_after_us (the steps of an exchange) keep the usual cap.
+TEST_F(ProgressWait, ShortWaitsBetweenEventsKeepTheUsualCap) {
+    BackoffPolicy p = engine.policy();
+    p.long_sleep_us = 64;
+    p.long_after_us = 200;  // each stretch below sleeps 1+2+4+8*11 = 95 us
+    engine.set_policy(p);
+    Script s;
+    s.event_every = 30;
+    s.finish_at = 91;
+    ASSERT_EQ(wait_for(s), PLEXUS_SUCCESS);
+    EXPECT_EQ(engine.stats().resets, 3u);
+    EXPECT_THAT(g_sleeps, Each(Le(8u)));
+}
+
 TEST_F(ProgressWait, PureSpinningNeverGivesTheCpuAway) {
     engine.set_policy(BackoffPolicy::pure_spin());
     Script s;

@@ -56,7 +56,8 @@ LongWaits::LongWaits() {
     saved_ = engine.policy();
     if (saved_.spins_forever() || saved_.max_sleep_us >= kLongWaitSleepUs) return;
     runtime::BackoffPolicy p = saved_;
-    p.max_sleep_us = kLongWaitSleepUs;
+    p.long_sleep_us = kLongWaitSleepUs;
+    p.long_after_us = kLongWaitAfterUs;
     engine.set_policy(p);
     changed_ = true;
 }

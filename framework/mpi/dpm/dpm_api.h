@@ -36,17 +36,20 @@ int root_verdict(const char *function, Comm *comm, int root, int root_rc);
 // MPI_ERR_INFO unless info is MPI_INFO_NULL or a live info object.
 int check_info(const char *function, const Comm *comm, const Info *info, const char *name);
 
-// While a dynamic-process call runs, a wait that finds nothing to do sleeps up to kLongWaitSleepUs
-// instead of the progress engine's usual 100 us cap: these calls wait for another job (a child's
-// exec and MPI_Init, a late peer's disconnect, a connector that comes in minutes) while the
-// processes waiting (every non-root of the group, both groups in a disconnect) would otherwise
-// wake 10,000 times a second each, taking the CPU from the processes that do the work on a node
-// with few cores (a disconnect waiting for its peer cost another pair's ping-pong 450-800 us).
-// The sleeps still start at 1 us and double, so short waits are not slowed. A policy that spins
-// (runtime_progress_* chosen so) and a larger cap the user set are kept. Restored on leaving.
+// While a dynamic-process call runs, a wait that has found nothing to do for kLongWaitAfterUs
+// (20 ms of sleeps) sleeps up to kLongWaitSleepUs instead of the progress engine's usual 100 us cap:
+// these calls wait for another job (a child's exec and MPI_Init, a late peer's disconnect, a
+// connector that comes in minutes) while the processes waiting (every non-root of the group, both
+// groups in a disconnect) would otherwise wake 10,000 times a second each, taking the CPU from the
+// processes that do the work on a node with few cores (a disconnect waiting for its peer cost
+// another pair's ping-pong 450-800 us). Waits shorter than that, the steps of an exchange once
+// the other side is there, keep the usual cap: with the long cap from the start, each step of a
+// 2 + 2 meeting was noticed up to 2 ms late. A policy that spins (runtime_progress_* chosen so)
+// and a larger cap the user set are kept. Restored on leaving.
 class LongWaits {
 public:
     static constexpr uint32_t kLongWaitSleepUs = 2000;
+    static constexpr uint32_t kLongWaitAfterUs = 20000;
     LongWaits();
     ~LongWaits();
     LongWaits(const LongWaits &) = delete;
