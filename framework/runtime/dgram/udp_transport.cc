@@ -55,6 +55,19 @@ ip_mreqn membership(const sockaddr_in &group, const Ipv4Interface &iface) {
     return m;
 }
 
+// A message header over peer (where a datagram goes, or where one came from), the iovecs and a
+// control buffer (none for sends).
+msghdr message(sockaddr_in *peer, iovec *iov, size_t iovlen, void *control = nullptr, size_t control_len = 0) {
+    msghdr msg{};
+    msg.msg_name = peer;
+    msg.msg_namelen = sizeof *peer;
+    msg.msg_iov = iov;
+    msg.msg_iovlen = iovlen;
+    msg.msg_control = control;
+    msg.msg_controllen = control_len;
+    return msg;
+}
+
 }  // namespace
 
 Address UdpAddress::encode(const sockaddr_in &sa) {
@@ -132,11 +145,7 @@ Status UdpTransport::send(const Address &to, const struct iovec *iov, size_t n) 
     sockaddr_in dest{};
     if (!UdpAddress::decode(to, &dest))
         return Status::error(PLEXUS_ERR_BAD_PARAM, "not a UDP/IPv4 datagram address");
-    msghdr msg{};
-    msg.msg_name = &dest;
-    msg.msg_namelen = sizeof dest;
-    msg.msg_iov = const_cast<struct iovec *>(iov);
-    msg.msg_iovlen = n;
+    msghdr msg = message(&dest, const_cast<struct iovec *>(iov), n);
     for (;;) {
         if (::sendmsg(unicast_->fd.get(), &msg, MSG_NOSIGNAL) >= 0) return Status::ok();
         if (errno == EINTR || reported_icmp(errno)) continue;
@@ -153,13 +162,7 @@ Status UdpTransport::read_one(Socket &s, uint8_t *buf, size_t cap, RawDatagram *
     sockaddr_in from{};
     iovec iov{buf, cap};
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(uint32_t))];
-    msghdr msg{};
-    msg.msg_name = &from;
-    msg.msg_namelen = sizeof from;
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
+    msghdr msg = message(&from, &iov, 1, control, sizeof control);
     ssize_t n;
     do n = ::recvmsg(s.fd.get(), &msg, MSG_TRUNC);
     while (n < 0 && reported_icmp(errno));
@@ -210,13 +213,7 @@ void UdpTransport::read_errors(Socket &s) {
         uint8_t scratch[64];
         iovec iov{scratch, sizeof scratch};
         alignas(cmsghdr) char control[CMSG_SPACE(sizeof(sock_extended_err) + sizeof(sockaddr_in))];
-        msghdr msg{};
-        msg.msg_name = &dest;
-        msg.msg_namelen = sizeof dest;
-        msg.msg_iov = &iov;
-        msg.msg_iovlen = 1;
-        msg.msg_control = control;
-        msg.msg_controllen = sizeof control;
+        msghdr msg = message(&dest, &iov, 1, control, sizeof control);
         if (::recvmsg(s.fd.get(), &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0) {
             if (errno == EINTR) continue;
             break;  // EAGAIN: the queue is empty
