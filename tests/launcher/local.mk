@@ -13,5 +13,5 @@ endif
 launcher_tests = tests/launcher/cards.sh tests/launcher/failures.sh tests/launcher/environment.sh \
 	tests/launcher/output.sh tests/launcher/spawn.sh tests/launcher/pubsub.sh \
 	tests/launcher/signals.sh tests/launcher/options.sh tests/launcher/harness.sh \
-	tests/launcher/dynamic.sh tests/launcher/across.sh
+	tests/launcher/dynamic.sh tests/launcher/across.sh tests/launcher/binding.sh
 EXTRA_DIST += $(launcher_tests) tests/launcher/common.sh

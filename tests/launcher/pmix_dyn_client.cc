@@ -406,6 +406,51 @@ int mode_cycle_child(int, char **) {
     return 0;
 }
 
+// The CPUs this process may run on, as /proc/self/status lists them ("0-1", "1").
+std::string cpus_allowed() {
+    FILE *f = std::fopen("/proc/self/status", "r");
+    if (!f) die("/proc/self/status");
+    char line[512];
+    std::string list;
+    while (std::fgets(line, sizeof line, f))
+        if (std::strncmp(line, "Cpus_allowed_list:", 18) == 0) {
+            list = line + 18;
+            list.erase(0, list.find_first_not_of(" \t"));
+            list.erase(list.find_last_not_of(" \t\n") + 1);
+        }
+    std::fclose(f);
+    return list;
+}
+
+// cpus NP ROUNDS: every rank says its CPUs; rank 0 spawns NP children ROUNDS times, each round's
+// children saying theirs and ending (finalized and gone) before the next round, while every
+// parent still runs (they meet in a fence at the end).
+int mode_cpus(int argc, char **argv) {
+    if (argc < 2) die("cpus needs NP and ROUNDS");
+    const int np = std::atoi(argv[0]), rounds = std::atoi(argv[1]);
+    init();
+    std::printf("parent rank %u cpus %s\n", self.rank, cpus_allowed().c_str());
+    for (int round = 0; self.rank == 0 && round < rounds; ++round) {
+        std::string child;
+        check(spawn(np, {"cpus-child", std::to_string(round)}, &child), "PMIx_Spawn");
+        for (int r = 0; r < np; ++r)
+            wait_gone(static_cast<pid_t>(
+                std::atol(must_lookup(child + "-pid-" + std::to_string(r), 20).c_str())));
+    }
+    check(PMIx_Fence(nullptr, 0, nullptr, 0), "PMIx_Fence");
+    finalize();
+    return 0;
+}
+
+int mode_cpus_child(int argc, char **argv) {
+    init();
+    std::printf("child round %s rank %u cpus %s\n", argc > 0 ? argv[0] : "?", self.rank,
+                cpus_allowed().c_str());
+    publish(std::string(self.nspace) + "-pid-" + std::to_string(self.rank), std::to_string(getpid()));
+    finalize();
+    return 0;
+}
+
 // find NAME: a waiting lookup (at most 20 s) of NAME; prints what it found and its publisher.
 int mode_find(int argc, char **argv) {
     if (argc < 1) die("find needs NAME");
@@ -446,7 +491,7 @@ int usage() {
     std::fprintf(stderr,
                  "usage: pmix_dyn_client universe | order SPAWNER parent|child | too-many NP |\n"
                  "       fail-child SPAWNER | connect | serve NAME | client NAME | miss NAME |\n"
-                 "       find NAME | cycles N |\n"
+                 "       find NAME | cycles N | cpus NP ROUNDS |\n"
                  "       crash NAME | hold NAME\n");
     return 2;
 }
@@ -473,6 +518,8 @@ int main(int argc, char **argv) {
     if (mode == "find") return mode_find(n, rest);
     if (mode == "cycles") return mode_cycles(n, rest);
     if (mode == "cycle-child") return mode_cycle_child(n, rest);
+    if (mode == "cpus") return mode_cpus(n, rest);
+    if (mode == "cpus-child") return mode_cpus_child(n, rest);
     if (mode == "crash") return mode_crash(n, rest);
     if (mode == "hold") return mode_hold(n, rest);
     return usage();

@@ -39,10 +39,9 @@ CoreMap::~CoreMap() {
     hwloc_topology_destroy(topo(topology_));
 }
 
-cpu_set_t CoreMap::cpus_for(int node_rank) const {
+cpu_set_t CoreMap::cpus_for(int index) const {
     hwloc_topology_t t = topo(topology_);
-    hwloc_obj_t core =
-        hwloc_get_obj_by_type(t, unit_type(t), static_cast<unsigned>(node_rank % cores_));
+    hwloc_obj_t core = hwloc_get_obj_by_type(t, unit_type(t), static_cast<unsigned>(index % cores_));
     cpu_set_t set;
     CPU_ZERO(&set);
     if (core) {
@@ -53,11 +52,16 @@ cpu_set_t CoreMap::cpus_for(int node_rank) const {
     return set;
 }
 
-std::optional<cpu_set_t> binding_for(BindPolicy policy, const CoreMap *cores, int node_rank,
-                                     int last_node_rank) {
-    if (!cores || policy == BindPolicy::None) return std::nullopt;
-    if (policy == BindPolicy::Automatic && last_node_rank >= cores->cores()) return std::nullopt;
-    return cores->cpus_for(node_rank);
+int CoreLoad::least_loaded() const {
+    size_t best = 0;
+    for (size_t i = 1; i < bound_.size(); ++i)
+        if (bound_[i] < bound_[best]) best = i;
+    return static_cast<int>(best);
+}
+
+bool binds(BindPolicy policy, const CoreMap *cores, int running, int new_ranks) {
+    if (!cores || policy == BindPolicy::None) return false;
+    return policy == BindPolicy::Core || running + new_ranks <= cores->cores();
 }
 
 }  // namespace plexrun

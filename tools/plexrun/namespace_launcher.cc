@@ -62,7 +62,33 @@ void NamespaceLauncher::launch(Namespace &ns) {
     fill_namespace_info(ns, node, info);
     server_.register_namespace(ns.name, static_cast<int>(ns.ranks.size()), info);
     trace("registered namespace %s (job %d, %zu ranks)", ns.name.c_str(), ns.job, ns.ranks.size());
-    for (RankRecord &r : ns.ranks) start_rank(ns, r, paths[r.app]);
+    const bool bind = binds(bind_, cores_, live_ranks(), static_cast<int>(ns.ranks.size()));
+    for (RankRecord &r : ns.ranks) start_rank(ns, r, paths[r.app], bind);
+}
+
+// The ranks that occupy a CPU: started and not yet finalized. A finalized rank is on its way
+// out; counting it would leave the child of every other spawn/disconnect cycle unbound, since
+// the parent spawns the next child before plexrun has reaped the last one.
+int NamespaceLauncher::live_ranks() const {
+    int n = 0;
+    for (const auto &ns : job_.namespaces())
+        for (const RankRecord &r : ns->ranks) n += r.running && !r.finalized;
+    return n;
+}
+
+// How many live ranks each core holds; forgets the ranks that no longer run.
+CoreLoad NamespaceLauncher::core_load() {
+    CoreLoad load(cores_->cores());
+    std::map<int, int> still;
+    for (const auto &ns : job_.namespaces())
+        for (const RankRecord &r : ns->ranks) {
+            auto it = core_of_.find(r.node_rank);
+            if (it == core_of_.end() || !r.running) continue;
+            still.insert(*it);
+            if (!r.finalized) load.add(it->second);
+        }
+    core_of_ = std::move(still);
+    return load;
 }
 
 std::vector<std::string> NamespaceLauncher::resolve_programs(const Namespace &ns) const {
@@ -103,7 +129,7 @@ int NamespaceLauncher::stdin_of(const Namespace &ns, const RankRecord &r, Unique
     return keep->get();
 }
 
-void NamespaceLauncher::start_rank(Namespace &ns, RankRecord &r, const std::string &path) {
+void NamespaceLauncher::start_rank(Namespace &ns, RankRecord &r, const std::string &path, bool bind) {
     const AppSpec &app = ns.apps[r.app];
     server_.register_client(ProcName{ns.name, r.rank});
     Pipe out = make_pipe(), err = make_pipe();
@@ -116,7 +142,11 @@ void NamespaceLauncher::start_rank(Namespace &ns, RankRecord &r, const std::stri
     spec.stdin_fd = stdin_of(ns, r, &stdin_pipe);
     spec.stdout_fd = out.write_end.get();
     spec.stderr_fd = err.write_end.get();
-    spec.cpus = binding_for(bind_, cores_, r.node_rank, job_.launched_ranks() - 1);
+    int core = -1;
+    if (bind) {
+        core = core_load().least_loaded();
+        spec.cpus = cores_->cpus_for(core);
+    }
     try {
         r.pid = start_process(spec);
     } catch (const ExecError &e) {
@@ -124,7 +154,9 @@ void NamespaceLauncher::start_rank(Namespace &ns, RankRecord &r, const std::stri
         throw LaunchError(e.error == ENOENT ? 127 : 126, e.what());
     }
     r.running = true;
-    trace("started %s:%u as pid %d%s", ns.name.c_str(), r.rank, r.pid, spec.cpus ? " (bound)" : "");
+    if (core >= 0) core_of_[r.node_rank] = core;
+    trace("started %s:%u as pid %d%s", ns.name.c_str(), r.rank, r.pid,
+          core >= 0 ? (" (bound to core " + std::to_string(core) + ")").c_str() : "");
     output_.add(std::move(out.read_end), false, ns.job, r.rank);
     output_.add(std::move(err.read_end), true, ns.job, r.rank);
 }

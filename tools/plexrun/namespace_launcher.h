@@ -2,6 +2,7 @@
 // with its environment, its stdio pipes and its binding.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -40,7 +41,9 @@ public:
 private:
     std::vector<std::string> resolve_programs(const Namespace &ns) const;
     std::string search_path() const;
-    void start_rank(Namespace &ns, RankRecord &r, const std::string &path);
+    void start_rank(Namespace &ns, RankRecord &r, const std::string &path, bool bind);
+    int live_ranks() const;
+    CoreLoad core_load();
     std::vector<std::string> environment_of(const Namespace &ns, const RankRecord &r);
     int stdin_of(const Namespace &ns, const RankRecord &r, UniqueFd *keep);
 
@@ -50,6 +53,7 @@ private:
     Job &job_;
     BindPolicy bind_;
     const CoreMap *cores_;
+    std::map<int, int> core_of_;  // node rank -> core, for the bound ranks that may still run
     Environment base_env_;
     NodeFacts node_;
     std::optional<int> given_universe_;

@@ -231,8 +231,10 @@ options:
                          MPIEXEC_TIMEOUT=S does the same (0 or empty: no limit)
   -v, --verbose          also say on stderr why the job ended when a rank merely exited
                          non-zero (a signal, an abort or a missing finalize always is said)
-  --bind-to core|none    core: bind rank i to core (i mod cores); none: no binding.
-                         Default: core when the ranks fit on the cores, none otherwise
+  --bind-to core|none    core: bind each rank, spawned ones too, to the core the fewest
+                         running ranks are bound to (rank i of the first job: core i mod
+                         cores); none: no binding. Default: core when a job's ranks and
+                         those of every job running fit on the cores, none otherwise
   --universe-size N      PMIX_UNIV_SIZE (MPI_UNIVERSE_SIZE) of every job, and the most
                          processes that may run at once: a spawn that would pass it is
                          refused (PMIX_ERR_OUT_OF_RESOURCE). Default: the CPUs plexrun may
