@@ -25,14 +25,27 @@ bool terminated(const char (&s)[kNspaceBytes]) { return std::memchr(s, 0, sizeof
 }  // namespace
 
 bool HandshakeKey::derive(const uint8_t *secret, size_t len) {
-    uint8_t out[kMacBytes];
-    if (!hmac(secret, len, reinterpret_cast<const uint8_t *>(kKeyLabel), sizeof kKeyLabel - 1, out)) return false;
-    std::memcpy(key_.data(), out, sizeof out);
+    if (!secret || len == 0 || len > secret_.size()) return false;
+    std::memcpy(secret_.data(), secret, len);
+    secret_len_ = len;
     return true;
+}
+
+bool HandshakeKey::key_ready() const {
+    std::call_once(derived_once_, [this] {
+        uint8_t out[kMacBytes];
+        derived_ = secret_len_ > 0 &&
+                   hmac(secret_.data(), secret_len_, reinterpret_cast<const uint8_t *>(kKeyLabel),
+                        sizeof kKeyLabel - 1, out);
+        if (derived_) std::memcpy(key_.data(), out, sizeof out);
+        OPENSSL_cleanse(out, sizeof out);
+    });
+    return derived_;
 }
 
 bool HandshakeKey::mac(const char *label, const Hello &hello, const uint8_t (&nonce)[kNonceBytes],
                        uint8_t (&out)[kMacBytes]) const {
+    if (!key_ready()) return false;
     const size_t label_len = std::strlen(label) + 1;  // with its NUL: labels cannot run into the hello
     std::vector<uint8_t> data(label_len + sizeof hello + kNonceBytes);
     std::memcpy(data.data(), label, label_len);

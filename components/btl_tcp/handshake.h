@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 #include "wire.h"
@@ -12,8 +13,11 @@ namespace plexus::btl_tcp {
 
 class HandshakeKey {
 public:
-    // HMAC-SHA256(secret, label): the secret itself never keys anything sent. False when the
-    // crypto library fails.
+    // Keeps the secret; the key, HMAC-SHA256(secret, label) (the secret itself never keys
+    // anything sent), is derived at the first MAC, i.e. the first connection. Deriving it here
+    // would initialise OpenSSL's EVP layer in every process at MPI_Init, about 6 million
+    // instructions, a quarter of a rank's start, although processes of one node never make a TCP
+    // connection (issue 20's spawn rate). False for an empty secret or one over kSecretBytes.
     bool derive(const uint8_t *secret, size_t len);
     // The acceptor's MAC (in the challenge) and the connector's (in the proof); each covers the
     // hello and the acceptor's nonce under its own label, so neither can stand for the other.
@@ -21,9 +25,15 @@ public:
     bool connector_mac(const Hello &hello, const uint8_t (&nonce)[kNonceBytes], uint8_t (&out)[kMacBytes]) const;
 
 private:
+    static constexpr size_t kSecretBytes = 64;
     bool mac(const char *label, const Hello &hello, const uint8_t (&nonce)[kNonceBytes],
              uint8_t (&out)[kMacBytes]) const;
-    std::array<uint8_t, kMacBytes> key_{};
+    bool key_ready() const;  // derives the key once; false when the crypto library failed
+    std::array<uint8_t, kSecretBytes> secret_{};
+    size_t secret_len_ = 0;
+    mutable std::once_flag derived_once_;
+    mutable bool derived_ = false;
+    mutable std::array<uint8_t, kMacBytes> key_{};
 };
 
 // Constant-time comparison of two MACs.
