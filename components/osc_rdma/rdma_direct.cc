@@ -20,6 +20,10 @@ namespace {
 // kernel's IOV_MAX per system call itself).
 constexpr size_t kDirectBatch = 1024;
 
+// The target bytes of a plain accumulate up to this size pass through the stack: the short
+// accumulate under a lock allocates nothing.
+constexpr size_t kStackImage = 2048;
+
 // The bytes [lo, hi) around an item's address that count items of the layout touch.
 void touched(const plexus_coll_dtype_info_t &i, int count, __int128 *lo, __int128 *hi) {
     const __int128 step = __int128(count - 1) * i.extent;
@@ -174,6 +178,9 @@ int Window::direct_op(const char *call, const PendingOp &op, int target) {
         p.batch_remote.push_back({at, bytes});
         return p.batch_local.size() < kDirectBatch ? PLEXUS_OSC_SUCCESS : flush_direct(p, call);
     }
+    if (op.kind == OpKind::kAccumulate && plain && op.origin_type == op.target_type &&
+        op.origin_count == op.target_count)
+        return direct_accumulate_plain(call, op, target, at);
     std::vector<Run> runs;
     if (ti.contiguous)
         runs.push_back({at, bytes});
@@ -206,6 +213,53 @@ int Window::direct_op(const char *call, const PendingOp &op, int target) {
     }
 
     return direct_accumulate(call, op, target, runs, data, at, lo, span);
+}
+
+// The common accumulate: the same contiguous type and count at both ends, so the origin's bytes
+// are already laid out as the target's. The target's bytes travel through the stack when short
+// (the general path allocates a run list, an image and an iovec list). An exclusive lock keeps
+// every other accumulate to this target out already (another process reaches it only through the
+// lock word: MPI forbids exposing a window while it is locked), so the accumulate lock is taken
+// only under a shared lock. MPI_REPLACE reads nothing: one system call.
+int Window::direct_accumulate_plain(const char *call, const PendingOp &op, int target, uint64_t at) {
+    const size_t bytes = size_t(op.target_count) * op.ti.size;
+    const bool alone = peers_[size_t(target)].lock_type == PLEXUS_OSC_LOCK_EXCLUSIVE;
+    const bool replace = svc_->op_id(op.op) == PLEXUS_OSC_OP_REPLACE;
+    uint8_t stack[kStackImage];
+    std::vector<uint8_t> heap;
+    uint8_t *image = stack;
+    if (replace)  // the origin's own bytes go as they lie
+        image = static_cast<uint8_t *>(const_cast<void *>(op.origin)) + op.oi.true_lb;
+    else if (bytes > sizeof stack) {
+        heap.resize(bytes);
+        image = heap.data();
+    }
+    if (!alone)
+        if (int rc = async_->lock_accumulate(target); rc != PLEXUS_SUCCESS)
+            return fail(PLEXUS_OSC_ERR_OTHER,
+                        "%s: waiting for rank %d's accumulate lock failed (%d)", call, target, rc);
+    const plexus_shm_iovec_t local{image, bytes};
+    const Run remote{at, bytes};
+    std::string why;
+    const char *step = "to";
+    int rc = PLEXUS_OSC_SUCCESS;
+    if (!replace) {
+        step = "from";
+        rc = async_->copy(target, &local, 1, &remote, 1, false, &why);
+        if (rc == PLEXUS_SUCCESS) {
+            step = "to";
+            if (int arc = svc_->coll->op_apply(op.op, op.origin, image - op.ti.true_lb,
+                                               op.target_count, op.target_type)) {
+                if (!alone) async_->unlock_accumulate(target);
+                return fail(arc, "%s: the operation on rank %d's data failed", call, target);
+            }
+        }
+    }
+    if (rc == PLEXUS_SUCCESS) rc = async_->copy(target, &local, 1, &remote, 1, true, &why);
+    if (!alone) async_->unlock_accumulate(target);
+    return rc == PLEXUS_SUCCESS ? PLEXUS_OSC_SUCCESS
+                                : fail(PLEXUS_OSC_ERR_OTHER, "%s: single copy %s rank %d failed: %s",
+                                       call, step, target, why.c_str());
 }
 
 // Accumulate: the origin in the target's layout (staged outside the lock when it differs), then

@@ -215,6 +215,7 @@ private:
                           uint8_t *image, uint64_t at, __int128 lo, size_t span);
     int direct_move(const char *call, int target, const std::vector<Run> &runs, uint8_t *image, uint64_t at,
                     bool write);
+    int direct_accumulate_plain(const char *call, const PendingOp &op, int target, uint64_t at);
 
     // gets and large puts of fence and PSCW epochs by one single copy (rdma_epoch_copy.cc)
     bool copy_allowed(const Peer &p, OpKind kind, size_t bytes) const;

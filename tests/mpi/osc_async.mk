@@ -6,7 +6,7 @@
 # which shows that it can fail). win_free_epoch: MPI_Win_free refused inside a lock, an access
 # and an exposure epoch with MPI_ERR_RMA_SYNC, the window kept usable (osc_sm and osc_rdma).
 # osc_rdma_async_accumulate: osc_sm_accumulate's every-op concurrency on heap memory (osc_rdma's
-# read-operation-write under the accumulate lock). osc_rdma_async_death: osc_sm_death --static, a
+# read-operation-write under the accumulate lock, and under exclusive locks without it). osc_rdma_async_death: osc_sm_death --static, a
 # rank killed holding the control segment's lock word ends the job.
 check_PROGRAMS += tests/mpi/osc_passive tests/mpi/win_free_epoch
 

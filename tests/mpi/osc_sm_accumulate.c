@@ -1,13 +1,15 @@
 /* Every predefined operation of MPI_Accumulate under concurrency (components/osc_sm/README.md):
  * all ranks accumulate into the same elements of every rank's window at once, first in a fence
- * epoch, then under shared locks (which order nothing). Integer SUM, PROD, MAX, MIN, LAND, LOR,
+ * epoch, then under shared locks (which order nothing), then under exclusive locks (osc_rdma takes
+ * no accumulate lock there: the lock word alone must keep the read-operate-write whole). Integer SUM, PROD, MAX, MIN, LAND, LOR,
  * LXOR, BAND, BOR, BXOR, double SUM, MAX, MIN, PROD, MPI_2INT MAXLOC and MINLOC end exactly at
  * the value of the operation over all contributions (they are associative and commutative); with
  * MPI_REPLACE every element ends as one rank's value, whole (MPI's per-element atomicity). Each
  * rank repeats its accumulates REP times to keep the targets busy. 1-8 ranks; plain MPI-2.2.
  * --static: the window over heap memory, which osc_sm declines: osc_rdma serves it, its lock
  * epochs by read, operation and write back under the target's accumulate lock (its passive target
- * without the target) where every rank is on one node. */
+ * without the target) where every rank is on one node; the int cases (1028 bytes) take its path
+ * through the stack, the others (2056 bytes) through the heap, MPI_REPLACE one write. */
 #include <string.h>
 
 #include "test_util.h"
@@ -134,7 +136,8 @@ static void reset(void *mem)
         for (int i = 0; i < N; ++i) set_elem(&cases[c], region(mem, c), i, initial(&cases[c], i));
 }
 
-static void accumulate_all(MPI_Win win, int rank, int size, int phase, int locked)
+/* lock: 0 (a fence epoch is open), MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE around each accumulate */
+static void accumulate_all(MPI_Win win, int rank, int size, int phase, int lock)
 {
     union elem buf[N];
     for (int c = 0; c < NCASES; ++c) {
@@ -144,9 +147,9 @@ static void accumulate_all(MPI_Win win, int rank, int size, int phase, int locke
             for (int d = 0; d < size; ++d) {
                 const int t = (rank + d) % size;
                 const MPI_Aint disp = (MPI_Aint)((size_t)c * N * sizeof(union elem));
-                if (locked) CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win));
+                if (lock) CHECK_MPI(MPI_Win_lock(lock, t, 0, win));
                 CHECK_MPI(MPI_Accumulate(buf, N, type_of(ac->kind), t, disp, N, type_of(ac->kind), ac->op, win));
-                if (locked) CHECK_MPI(MPI_Win_unlock(t, win));
+                if (lock) CHECK_MPI(MPI_Win_unlock(t, win));
             }
     }
 }
@@ -198,10 +201,21 @@ int main(int argc, char **argv)
     tu_barrier();
     reset(mem);
     tu_barrier();
-    accumulate_all(win, rank, size, 1, 1);
+    accumulate_all(win, rank, size, 1, MPI_LOCK_SHARED);
     tu_barrier();
     CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win));
     verify(mem, size, 1, "shared-lock epochs");
+    CHECK_MPI(MPI_Win_unlock(rank, win));
+
+    tu_barrier();
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win));
+    reset(mem);
+    CHECK_MPI(MPI_Win_unlock(rank, win));
+    tu_barrier();
+    accumulate_all(win, rank, size, 2, MPI_LOCK_EXCLUSIVE);
+    tu_barrier();
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win));
+    verify(mem, size, 2, "exclusive-lock epochs");
     CHECK_MPI(MPI_Win_unlock(rank, win));
 
     tu_barrier();
@@ -211,5 +225,5 @@ int main(int argc, char **argv)
     else
         CHECK_MPI(MPI_Free_mem(mem));
     return tu_finish("%d accumulate cases (every predefined op) from every rank into every rank at once, "
-                     "in a fence epoch and under shared locks (%s memory)", NCASES, use_static ? "heap" : "MPI_Alloc_mem");
+                     "in a fence epoch, under shared and under exclusive locks (%s memory)", NCASES, use_static ? "heap" : "MPI_Alloc_mem");
 }

@@ -77,6 +77,8 @@ typedef struct plexus_osc_mem_range {
 
 #define PLEXUS_OSC_SERVICES_MAJOR 1
 #define PLEXUS_OSC_SERVICES_MINOR 1 /* 1.1: int_type, op_sum */
+/* op_id's number of MPI_REPLACE (fixed since services 1.0). */
+#define PLEXUS_OSC_OP_REPLACE 12
 
 /* What the MPI layer offers osc modules; valid from query() until MPI_Finalize. Functions return
  * MPI error classes unless said otherwise. */
@@ -115,7 +117,8 @@ typedef struct plexus_osc_services {
     void (*dtype_release)(plexus_coll_dtype_t *type);
 
     /* Predefined operations by a number that can travel in a message (accumulate takes no user
-     * operation): op_id returns -1 for anything else; op_by_id NULL for an unknown number. */
+     * operation): op_id returns -1 for anything else; op_by_id NULL for an unknown number.
+     * MPI_REPLACE's number is PLEXUS_OSC_OP_REPLACE (it reads nothing at the target). */
     int (*op_id)(plexus_coll_op_t *op);
     plexus_coll_op_t *(*op_by_id)(int id);
 

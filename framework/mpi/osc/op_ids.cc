@@ -2,7 +2,12 @@
 // agrees on them.
 #include "mpi/osc/op_ids.h"
 
+#include <plexus/osc.h>
+
 namespace plexus::mpi::osc {
+
+static_assert(static_cast<int>(OpKind::Replace) == PLEXUS_OSC_OP_REPLACE,
+              "plexus/osc.h names MPI_REPLACE's number for the components");
 
 int op_id(const Op *op) {
     if (!op_valid(op) || !op->predefined || op->kind == OpKind::User) return -1;
