@@ -82,6 +82,8 @@ public:
     // whose slot and mapping were given back (sm_release.cc; diagnostics and tests).
     size_t mapped_peers() const;
     uint64_t peers_released() const { return peers_released_; }
+    // Endpoint objects held: a released peer's is freed with its mapping (diagnostics and tests).
+    size_t endpoints() const { return endpoints_.size(); }
 
     // Fast boxes in use, then the FIFO head, then (rarely) housekeeping; never blocks.
     int progress();

@@ -6,7 +6,10 @@
 // A peer is given back once the upper layer deleted it (del_procs) and its process has ended:
 // a process that ended sends nothing more, and what it sent before is in the FIFO, which is
 // drained first. Then its directory slot here is freed for the next attacher (slots are taken
-// by CAS, sm_module.cc), the fast box granted to it is taken back, and its segment unmapped.
+// by CAS, sm_module.cc), the fast box granted to it is taken back, its segment unmapped, and the
+// Endpoint itself freed: after del_procs the upper layer holds no pointer to it (btl.h), and a
+// process of the same name cannot come back. Until its process ends the object stays, since
+// the peer may still write into our FIFO and its slot must keep resolving to "deleted".
 // Checked in housekeeping, at most every kReleaseCheckNs, one kill(pid, 0) per deleted peer.
 #include <signal.h>
 
@@ -67,19 +70,27 @@ void SmModule::release(Endpoint *ep) {
     control_queue_.erase(std::remove_if(control_queue_.begin(), control_queue_.end(),
                                         [ep](const QueuedControl &c) { return c.ep == ep; }),
                          control_queue_.end());
+    // What points into the peer's segment goes before the mapping does (the members would be
+    // destroyed the other way round).
     ep->out = OutBox{};
     ep->fifo_unread.clear();
     ep->fifo = FifoProducer();
     ep->header = nullptr;
     ep->segment.reset();
-    ep->gone = true;
+    // A slot this process resolved to ep before the peer reattached under another tag.
+    std::replace(by_slot_.begin(), by_slot_.end(), ep, static_cast<Endpoint *>(nullptr));
     // A process of the same name cannot come back; a new one (a pid reused) is attached afresh.
     for (auto it = by_proc_.begin(); it != by_proc_.end();)
         it = it->second == ep ? by_proc_.erase(it) : std::next(it);
     released_.erase(std::remove(released_.begin(), released_.end(), ep), released_.end());
     ++peers_released_;
-    host_->log(self_, PLEXUS_LOG_DETAIL, "%s rank %u (pid %d) ended: its slot, box and mapping given back",
-               ep->nspace.c_str(), ep->rank, ep->pid);
+    host_->log(self_, PLEXUS_LOG_DETAIL,
+               "%s rank %u (pid %d) ended: its slot, box, mapping and endpoint given back", ep->nspace.c_str(),
+               ep->rank, ep->pid);
+    // Last: the object itself, which nothing names any more.
+    endpoints_.erase(std::remove_if(endpoints_.begin(), endpoints_.end(),
+                                    [ep](const std::unique_ptr<Endpoint> &owned) { return owned.get() == ep; }),
+                     endpoints_.end());
 }
 
 }  // namespace plexus::btl_sm

@@ -288,7 +288,9 @@ int TcpModule::add_procs(size_t n, const plexus_btl_proc_t *procs, plexus_btl_en
 }
 
 // The peers are gone (finalize, disconnect): what is still queued is pushed out first, as far as
-// the sockets take it without waiting; the endpoints stay (a peer added again gets its own back).
+// the sockets take it without waiting, their connections are closed in order, and the endpoints
+// are freed once no connection names them (reap; btl.h: the upper layer keeps no pointer past
+// del_procs, and a peer added again gets a new endpoint).
 int TcpModule::del_procs(size_t n, plexus_btl_endpoint_t *const *eps) {
     if (n > 0 && !eps) return PLEXUS_ERR_BAD_PARAM;
     for (size_t i = 0; i < n; ++i) {
@@ -302,6 +304,7 @@ int TcpModule::del_procs(size_t n, plexus_btl_endpoint_t *const *eps) {
         queued_msgs_ -= ep->queue.size();
         ep->queue.clear();
         ep->queued_bytes = 0;
+        deleted_eps_ = true;
     }
     if (!in_progress_) reap();
     return PLEXUS_SUCCESS;

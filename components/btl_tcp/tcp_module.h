@@ -56,6 +56,7 @@ public:
     uint64_t refused() const { return refused_; }
     const std::string &last_refusal() const { return last_refusal_; }
     size_t established() const;  // connections carrying frames
+    size_t endpoints() const { return endpoints_.size(); }  // peers held (deleted ones are freed)
     size_t connections() const { return conns_.size(); }
     const std::vector<Interface> &interfaces() const { return interfaces_; }
 
@@ -106,6 +107,7 @@ private:
     void fail_peer(Endpoint *ep, const std::string &why);
     std::string describe(const Endpoint *ep) const;
     void reap();
+    void free_deleted();
 
     // ---- hot ----
     Fd epoll_;
@@ -134,6 +136,7 @@ private:
     std::map<std::pair<std::string, uint32_t>, Endpoint *> by_proc_;
     std::map<std::pair<std::string, uint32_t>, Conn *> parked_;  // from peers not added yet
     bool dead_conns_ = false;
+    bool deleted_eps_ = false;  // del_procs left endpoints for reap to free
     size_t queued_msgs_ = 0;  // in every endpoint's queue
     uint64_t refused_ = 0;
     std::string last_refusal_;

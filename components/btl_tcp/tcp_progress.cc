@@ -191,11 +191,35 @@ void TcpModule::fail_peer(Endpoint *ep, const std::string &why) {
 }
 
 void TcpModule::reap() {
-    if (!dead_conns_) return;
-    conns_.erase(std::remove_if(conns_.begin(), conns_.end(),
-                                [](const std::unique_ptr<Conn> &c) { return c->state == ConnState::Dead; }),
-                 conns_.end());
-    dead_conns_ = false;
+    if (dead_conns_) {
+        conns_.erase(std::remove_if(conns_.begin(), conns_.end(),
+                                    [](const std::unique_ptr<Conn> &c) { return c->state == ConnState::Dead; }),
+                     conns_.end());
+        dead_conns_ = false;
+    }
+    if (deleted_eps_) free_deleted();
+}
+
+// Deleted endpoints that no connection names any more (one accepted from the peer between its
+// del_procs and this reap keeps its endpoint until that connection ends). A process that
+// connects and disconnects jobs for ever keeps none of theirs.
+void TcpModule::free_deleted() {
+    auto named = [this](const Endpoint *ep) {
+        return std::any_of(conns_.begin(), conns_.end(), [ep](const std::unique_ptr<Conn> &c) { return c->ep == ep; });
+    };
+    deleted_eps_ = false;
+    for (auto it = endpoints_.begin(); it != endpoints_.end();) {
+        Endpoint *ep = it->get();
+        if (!ep->deleted) {
+            ++it;
+        } else if (named(ep)) {
+            deleted_eps_ = true;  // again at a later reap
+            ++it;
+        } else {
+            by_proc_.erase({ep->nspace, ep->rank});
+            it = endpoints_.erase(it);
+        }
+    }
 }
 
 }  // namespace plexus::btl_tcp

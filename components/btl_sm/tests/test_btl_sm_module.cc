@@ -1030,6 +1030,7 @@ TEST_F(SmModuleTest, EndedJobsGiveTheirSlotAndMappingBack) {
         ASSERT_EQ(ranks[0].module->peers_released(), uint64_t(i + 1)) << "child " << i << " was not given back";
     }
     EXPECT_EQ(ranks[0].module->mapped_peers(), 1u) << "only rank 1's segment should stay mapped";
+    EXPECT_EQ(ranks[0].module->endpoints(), 1u) << "an ended child's endpoint object is kept";
 }
 
 TEST_F(SmModuleTest, LaterJobReachesUnlinkedSegments) {

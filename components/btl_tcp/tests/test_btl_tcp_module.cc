@@ -502,6 +502,30 @@ TEST_F(HandDrivenPeer, ClosingInOrderEndsWithTheGoodbye) {
     const FrameHeader bye = goodbye_header();
     EXPECT_EQ(got, frame("hdrpayload") + std::string(reinterpret_cast<const char *>(&bye), sizeof bye));
     EXPECT_TRUE(g_aborts.empty());
+    EXPECT_EQ(ranks[0].module->endpoints(), 0u) << "the deleted peer's endpoint is kept";
+}
+
+// A disconnect (both sides' del_procs) frees both endpoints (btl.h: nothing above keeps the
+// pointer); adding the peers again (a later connect) makes new ones that carry messages both ways.
+TEST_F(TcpModuleTest, DeletedPeersAreFreedAndCanBeAddedAgain) {
+    open_ranks(2);
+    ASSERT_EQ(send(0, 1, "", "before"), PLEXUS_SUCCESS);
+    ASSERT_TRUE(progress_until([&] { return ranks[1].inbox.got.size() == 1 && ranks[0].module->pending() == 0; }));
+    ASSERT_EQ(ranks[0].module->del_procs(1, &ranks[0].eps[1]), PLEXUS_SUCCESS);
+    EXPECT_EQ(ranks[0].module->endpoints(), 0u);
+    for (int i = 0; i < 2000; ++i) ranks[1].module->progress();  // reads the goodbye and the end
+    ASSERT_EQ(ranks[1].module->del_procs(1, &ranks[1].eps[0]), PLEXUS_SUCCESS);
+    ASSERT_TRUE(progress_until([&] { return ranks[1].module->endpoints() == 0; }));
+    EXPECT_TRUE(g_aborts.empty());
+    add_all(0);
+    add_all(1);
+    ASSERT_EQ(send(0, 1, "", "after"), PLEXUS_SUCCESS);
+    ASSERT_EQ(send(1, 0, "", "back"), PLEXUS_SUCCESS);
+    ASSERT_TRUE(progress_until([&] { return ranks[1].inbox.got.size() == 2 && ranks[0].inbox.got.size() == 1; }));
+    EXPECT_EQ(ranks[1].inbox.got[1].bytes, "after");
+    EXPECT_EQ(ranks[0].inbox.got[0].bytes, "back");
+    EXPECT_EQ(ranks[0].module->endpoints(), 1u);
+    EXPECT_TRUE(g_aborts.empty());
 }
 
 // A peer that finalizes says goodbye and closes at a message boundary: no error then; a send to

@@ -141,7 +141,15 @@ struct plexus_btl_module {
      * proc twice returns the same endpoint. */
     int (*add_procs)(plexus_btl_module_t *m, size_t n, const plexus_btl_proc_t *procs,
                      plexus_btl_endpoint_t **eps);
-    /* The peers are gone (finalize, disconnect): release what the module holds for them. */
+    /* The peers are gone (finalize, disconnect): release what the module holds for them.
+     * Endpoint lifetime: from del_procs on, eps[i] belongs to the module alone, which frees it
+     * when it no longer needs it (at once, or once what the peer may still send is drained: btl_sm
+     * keeps it until the peer's process has ended, btl_tcp until its connection is closed). The
+     * caller keeps no copy of the pointer past this call: the BML clears its paths, the PML its
+     * peer entry, and the core calls del_procs only for processes no live communicator (nor a
+     * window's or a collective module's, which hold a communicator) reaches, so osc and coll
+     * modules, which get endpoints through them, hold none either. A proc added again gets an
+     * endpoint from add_procs, the same one or a new one. */
     int (*del_procs)(plexus_btl_module_t *m, size_t n, plexus_btl_endpoint_t *const *eps);
 
     /* The callback for one tag (NULL removes it). A message whose tag has no callback is
