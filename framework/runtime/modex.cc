@@ -60,4 +60,15 @@ void Modex::remember(const ProcId &peer, const std::string &key, Card card) {
     cache_.emplace(std::make_pair(peer, key), std::move(card));
 }
 
+size_t Modex::forget(const ProcId &peer) {
+    std::lock_guard guard(lock_);
+    // Keys are ordered by peer first: its cards are one run from the first key of peer on.
+    auto first = cache_.lower_bound({peer, std::string()});
+    auto last = first;
+    size_t n = 0;
+    for (; last != cache_.end() && last->first.first == peer; ++last) ++n;
+    cache_.erase(first, last);
+    return n;
+}
+
 }  // namespace plexus::runtime

@@ -29,8 +29,9 @@ public:
     Status commit_and_fence(bool collect, int timeout_s);
     bool fenced() const { return fenced_; }
 
-    // The card of component for peer; *out stays valid until the Modex is destroyed. A peer of
-    // another namespace is asked through its server (direct modex), bounded by timeout_s.
+    // The card of component for peer; *out stays valid until the Modex is destroyed or forgets
+    // peer. A peer of another namespace is asked through its server (direct modex), bounded by
+    // timeout_s.
     Status get(const ProcId &peer, std::string_view component, int timeout_s, const Card **out);
 
     // Cards carried between jobs by other means than the job manager (dpm_ud's datagrams): this
@@ -38,6 +39,10 @@ public:
     // asking its server. A card already known for (peer, key) stays as it is.
     std::vector<std::pair<std::string, Card>> own_cards();
     void remember(const ProcId &peer, const std::string &key, Card card);
+    // Drops every card of peer, fetched or remembered (MPI_Comm_disconnect, once no communicator
+    // reaches it and its BTL endpoints are deleted: nobody reads them any more). A later get
+    // asks its server again. Returns how many were dropped.
+    size_t forget(const ProcId &peer);
 
 private:
     Backend &backend_;

@@ -76,6 +76,34 @@ TEST(Modex, OwnCardComesFromThisProcessWithoutAsking) {
     EXPECT_THAT(b.calls, ElementsAre("put plexus.card.btl_sm"));
 }
 
+// MPI_Comm_disconnect drops a departed process's cards (fetched or carried by dpm_ud) and only
+// its: the neighbours in the key order (rank 1 and 3 of the same job) keep theirs, and a later
+// get asks the server again.
+TEST(Modex, ForgetDropsEveryCardOfOnePeerAndNoOther) {
+    FakeBackend b(launched_job(0, 1));
+    b.remote[{{"childjob", 2}, "plexus.card.btl_sm"}] = bytes("sm2");
+    b.remote[{{"childjob", 2}, "plexus.card.btl_tcp"}] = bytes("tcp2");
+    Modex m(b);
+    const Modex::Card *card = nullptr;
+    ASSERT_TRUE(m.get({"childjob", 2}, "btl_sm", 1, &card));
+    ASSERT_TRUE(m.get({"childjob", 2}, "btl_tcp", 1, &card));
+    m.remember({"childjob", 2}, "plexus.card.dpm_ud", bytes("ud2"));
+    m.remember({"childjob", 1}, "plexus.card.btl_sm", bytes("sm1"));
+    m.remember({"childjob", 3}, "plexus.card.btl_sm", bytes("sm3"));
+    EXPECT_EQ(m.forget({"childjob", 2}), 3u);
+    EXPECT_EQ(m.forget({"childjob", 2}), 0u);
+    b.calls.clear();
+    ASSERT_TRUE(m.get({"childjob", 1}, "btl_sm", 1, &card));
+    EXPECT_EQ(*card, bytes("sm1"));
+    ASSERT_TRUE(m.get({"childjob", 3}, "btl_sm", 1, &card));
+    EXPECT_EQ(*card, bytes("sm3"));
+    EXPECT_TRUE(b.calls.empty()) << "a neighbour's card was dropped";
+    ASSERT_TRUE(m.get({"childjob", 2}, "btl_sm", 1, &card));
+    EXPECT_EQ(*card, bytes("sm2"));
+    EXPECT_THAT(b.calls, ElementsAre("get childjob:2 plexus.card.btl_sm"));
+    EXPECT_EQ(m.get({"childjob", 2}, "dpm_ud", 1, &card).code, PLEXUS_ERR_NOT_FOUND) << "a remembered card survived";
+}
+
 TEST(Modex, EmptyCardsAreCardsAndBadArgumentsAreRejected) {
     FakeBackend b(launched_job(0, 1));
     Modex m(b);

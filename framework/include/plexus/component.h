@@ -185,7 +185,10 @@ struct plexus_host_api {
     /* Business cards, keyed by the calling component (plexus.card.<framework>_<component>). Put
      * before the init fence to reach every peer of the job; a later put is committed at once.
      * get: the card self's counterpart in process (nspace, rank) put; nspace NULL is this job.
-     * *data stays valid until the runtime finalizes. timeout_ms < 0: runtime_modex_timeout_ms. */
+     * *data stays valid until the runtime finalizes, except a card of another job's process:
+     * that one goes when MPI_Comm_disconnect leaves no communicator reaching the process (after
+     * every BTL's del_procs of it), so read it in add_procs and keep no pointer into it; a later
+     * get fetches it again. timeout_ms < 0: runtime_modex_timeout_ms. */
     int (*modex_put)(const plexus_component_t *self, const void *data, size_t len);
     int (*modex_get)(const plexus_component_t *self, const char *nspace, uint32_t rank,
                      const void **data, size_t *len, int timeout_ms);
