@@ -128,6 +128,10 @@ std::string Rendezvous::key_path(pid_t pid) const {
     return dir_ + "/plexrun-" + std::to_string(pid) + ".key";
 }
 
+std::string Rendezvous::unready_path(pid_t pid) const {
+    return dir_ + "/plexrun-" + std::to_string(pid) + ".sock-unready";
+}
+
 Rendezvous::Rendezvous(EventLoop &loop, RendezvousHandler &handler)
     : loop_(loop), handler_(handler), secret_(make_job_secret()) {
     dir_ = choose_directory(&own_dir_);
@@ -164,16 +168,31 @@ void Rendezvous::create_key() {
     }
 }
 
+// The socket appears under its name only once it listens: it is bound under a name no other
+// plexrun looks at, and renamed (atomically) after listen(). A socket file that exists but
+// refuses connections is a dead plexrun's to every other plexrun (connect_to removes it with
+// the key); bound under its final name, a plexrun descheduled between bind and listen on a busy
+// machine lost both files to a plexrun that looked just then, and nobody found it afterwards
+// (tests/launcher/across.sh: both lookups timed out).
 void Rendezvous::listen_on_socket() {
     const std::string path = socket_path(::getpid());
+    const std::string unready = unready_path(::getpid());
+    ::unlink(unready.c_str());  // a dead plexrun's, that had our pid
     listener_ = UniqueFd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
     if (!listener_) throw sys_error("socket");
-    sockaddr_un addr = address_of(path);
+    sockaddr_un addr = address_of(unready);
     // The umask decides the socket file's mode at bind (0777 less it): 0600 from the start.
     mode_t old = ::umask(0177);
     int rc = ::bind(listener_.get(), reinterpret_cast<sockaddr *>(&addr), sizeof addr);
     ::umask(old);
-    if (rc != 0 || ::listen(listener_.get(), 64) != 0) throw sys_error("cannot listen on " + path);
+    if (rc != 0 || ::listen(listener_.get(), 64) != 0) {
+        ::unlink(unready.c_str());
+        throw sys_error("cannot listen on " + unready);
+    }
+    if (::rename(unready.c_str(), path.c_str()) != 0) {
+        ::unlink(unready.c_str());
+        throw sys_error("cannot rename " + unready + " to " + path);
+    }
     loop_.watch(listener_.get(), EPOLLIN, [this](uint32_t) { accept_one(); });
     trace("rendezvous: listening on %s", path.c_str());
 }
@@ -214,11 +233,15 @@ std::vector<pid_t> Rendezvous::others() {
     std::vector<pid_t> out;
     std::unique_ptr<DIR, int (*)(DIR *)> dir(::opendir(dir_.c_str()), ::closedir);
     if (!dir) return out;
-    const std::string prefix = "plexrun-", suffix = ".sock";
+    const std::string prefix = "plexrun-", suffix = ".sock", unready = ".sock-unready";
+    auto ends_with = [](const std::string &name, const std::string &end) {
+        return name.size() > end.size() && name.compare(name.size() - end.size(), end.size(), end) == 0;
+    };
     while (dirent *e = ::readdir(dir.get())) {
         std::string name = e->d_name;
+        const bool listening = ends_with(name, suffix);
         if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
-            name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+            !(listening || ends_with(name, unready)))
             continue;
         pid_t pid = static_cast<pid_t>(std::atol(name.c_str() + prefix.size()));
         if (pid <= 0 || pid == ::getpid()) continue;
@@ -226,10 +249,11 @@ std::vector<pid_t> Rendezvous::others() {
             // A plexrun killed with SIGKILL: nobody else will remove its files.
             trace("rendezvous: removing the files of dead plexrun %d", pid);
             ::unlink(socket_path(pid).c_str());
+            ::unlink(unready_path(pid).c_str());
             ::unlink(key_path(pid).c_str());
             continue;
         }
-        out.push_back(pid);
+        if (listening) out.push_back(pid);  // an unready one is asked at a later round
     }
     return out;
 }
@@ -244,7 +268,9 @@ Rendezvous::Link *Rendezvous::connect_to(pid_t pid) {
     if (!fd) return nullptr;
     sockaddr_un addr = address_of(socket_path(pid));
     if (::connect(fd.get(), reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0) {
-        if (errno == ECONNREFUSED) {  // its files outlived it (or its pid went to someone else)
+        // A socket appears under this name only once it listens (listen_on_socket): refused,
+        // its files outlived their plexrun (or its pid went to someone else).
+        if (errno == ECONNREFUSED) {
             ::unlink(socket_path(pid).c_str());
             ::unlink(key_path(pid).c_str());
         }

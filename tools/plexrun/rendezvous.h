@@ -95,6 +95,7 @@ private:
     void drop(Link *link);
     std::string socket_path(pid_t pid) const;
     std::string key_path(pid_t pid) const;
+    std::string unready_path(pid_t pid) const;  // the socket between bind and listen
 
     EventLoop &loop_;
     RendezvousHandler &handler_;
