@@ -1,5 +1,7 @@
 #include "shm_engine.h"
 
+#include "flag_wait.h"
+
 #include <sched.h>
 
 #include <algorithm>
@@ -12,9 +14,8 @@ namespace plexus::coll_shm_inter {
 namespace {
 
 using sdk::load_acquire;
-using sdk::store_release;
 
-void spin_then_yield(void *, const uint64_t *word, uint64_t target) {
+void spin_then_yield(void *, const uint64_t *word, uint64_t target, uint32_t *) {
     for (unsigned i = 0; load_acquire(*const_cast<uint64_t *>(word)) < target; ++i)
         if (i >= 64) sched_yield();
 }
@@ -49,10 +50,10 @@ void Engine::may_write(uint64_t phase) {
 }
 
 void Engine::post(uint64_t phase) {
-    store_release(control(rank_).posted, phase);
+    publish_flag(&control(rank_).posted, phase, &control(rank_).sleepers);
 }
 void Engine::done(uint64_t phase) {
-    store_release(control(rank_).done, phase);
+    publish_flag(&control(rank_).done, phase, &control(rank_).sleepers);
 }
 
 // Starting with the next process, so that they do not all poll the same line first.
@@ -61,7 +62,10 @@ void Engine::wait_all_posted(uint64_t phase) const {
 }
 
 void Engine::wait_all_done(uint64_t phase) const {
-    for (int i = 1; i < layout_.procs; ++i) wait(&control((rank_ + i) % layout_.procs).done, phase);
+    for (int i = 1; i < layout_.procs; ++i) {
+        const int r = (rank_ + i) % layout_.procs;
+        wait(r, &control(r).done, phase);
+    }
 }
 
 // ---- barriers
@@ -74,8 +78,11 @@ void Engine::fan_in() {
 
 void Engine::fan_out() {
     const uint64_t g = next_phase();
-    if (rank_ != tree_.root) wait(&control(tree_.parent[static_cast<size_t>(rank_)]).release, g);
-    store_release(control(rank_).release, g);
+    if (rank_ != tree_.root) {
+        const int parent = tree_.parent[static_cast<size_t>(rank_)];
+        wait(parent, &control(parent).release, g);
+    }
+    publish_flag(&control(rank_).release, g, &control(rank_).sleepers);
     done(g);
 }
 

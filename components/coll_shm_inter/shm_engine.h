@@ -12,8 +12,9 @@
 // waits for a process that only reads, except to reuse its set two phases later. Flags only grow,
 // and are never reset.
 //
-// Waits go through a Waiter: the real one polls the progress engine with its back-off (more
-// processes than CPUs is normal), the unit tests' spins and yields.
+// Waits go through a Waiter: the real one polls the progress engine, then sleeps on the flag until
+// its writer wakes it (flag_wait.h; more processes than CPUs is normal), the unit tests' spins and
+// yields. Every flag is written through publish_flag, which wakes its sleepers.
 #pragma once
 
 #include <cstddef>
@@ -31,8 +32,9 @@ namespace plexus::coll_shm_inter {
 constexpr size_t kDirectReduceBytes = 4096;
 
 struct Waiter {
-    // Returns once load_acquire(*word) >= target.
-    void (*wait)(void *ctx, const uint64_t *word, uint64_t target) = nullptr;
+    // Returns once load_acquire(*word) >= target; sleepers: the count of processes asleep on the
+    // word's writer's flags (its Control's), for a waiter that sleeps (flag_wait.h).
+    void (*wait)(void *ctx, const uint64_t *word, uint64_t target, uint32_t *sleepers) = nullptr;
     void *ctx = nullptr;
 };
 
@@ -129,14 +131,15 @@ private:
     uint8_t *slot(uint64_t phase, int rank) const {
         return base_ + layout_.slot_offset(static_cast<int>(phase & 1u), rank);
     }
-    void wait(const uint64_t *word, uint64_t target) const {
-        waiter_.wait(waiter_.ctx, word, target);
+    // Waits for flag `word` of process `rank` to reach target.
+    void wait(int rank, const uint64_t *word, uint64_t target) const {
+        waiter_.wait(waiter_.ctx, word, target, &control(rank).sleepers);
     }
     uint64_t next_phase() { return ++gen_; }
     void may_write(uint64_t phase);  // every process done with phase - 2
     void post(uint64_t phase);
     void done(uint64_t phase);
-    void wait_posted(int rank, uint64_t phase) const { wait(&control(rank).posted, phase); }
+    void wait_posted(int rank, uint64_t phase) const { wait(rank, &control(rank).posted, phase); }
     void wait_all_posted(uint64_t phase) const;
     void wait_all_done(uint64_t phase) const;
     int bcast_by_single_copy(void *data, size_t bytes, int root);

@@ -9,8 +9,8 @@
 
 namespace plexus::coll_shm_inter {
 
-// Two cache lines per process: its own flags never share a line with a neighbour's (the line
-// after is left empty against the adjacent-line prefetcher).
+// Two cache lines per process: its own flags never share a line with a neighbour's (the second
+// holds only the count of processes asleep on them, against the adjacent-line prefetcher).
 constexpr size_t kControlBytes = 128;
 constexpr size_t kSlotAlign = 64;
 constexpr int kSets = 2;
@@ -27,6 +27,9 @@ struct Control {
     int32_t ready;       // 1 once attached (setup)
     uint64_t out_addr;   // a result buffer others may write by single copy (0: none)
     int32_t cma_pid;     // whose memory cma_addr is in (a relayed Bcast: another group's root)
+    // Processes asleep on one of the flags above (flag_wait.h): the one word others write, in the
+    // second line, so that it moves only when somebody goes to sleep, never with the flags.
+    alignas(64) uint32_t sleepers;
 };
 static_assert(sizeof(Control) <= kControlBytes, "a control line holds the flags");
 

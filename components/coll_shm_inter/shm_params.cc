@@ -26,6 +26,10 @@ struct Storage {
     uint64_t leaders_single_copy_from = 32768;
     uint64_t alltoall_single_copy_from = 32768;
     uint64_t reduce_root_copy_from = 16384;
+    int wait_sleep = 1;
+    int64_t wait_polls = -1;
+    int64_t wait_min_sleep_us = 50;
+    int64_t wait_max_sleep_us = 1000;
 };
 
 Storage g_storage;
@@ -103,6 +107,28 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                       "oversubscribed nodes)",
                       7)
                 .range(0, 1 << 24),
+            bool_param("wait_sleep", &s.wait_sleep, "1",
+                       "A flag wait that found nothing in wait_polls progress polls sleeps on the "
+                       "flag (a futex its writer wakes); 0: it polls the progress engine only, "
+                       "with the engine's back-off (yields, then timed sleeps)",
+                       7),
+            int_param("wait_polls", &s.wait_polls, "-1",
+                      "Progress polls of a flag wait (each followed by the engine's idle step, a "
+                      "yield on a node with more processes than CPUs) before it sleeps on the "
+                      "flag; -1: 4 on a node with more processes than CPUs (the writer needs this "
+                      "CPU), 2000 elsewhere (tens of microseconds of polling, as the engine spins)",
+                      7)
+                .range(-1, 1 << 24),
+            int_param("wait_min_sleep_us", &s.wait_min_sleep_us, "50",
+                      "The first sleep of a flag wait on its flag; each further one doubles up to "
+                      "wait_max_sleep_us (the flag's writer ends a sleep at once)",
+                      7)
+                .range(1, 1000000),
+            int_param("wait_max_sleep_us", &s.wait_max_sleep_us, "1000",
+                      "The longest sleep of a flag wait between progress polls: how late a "
+                      "message for a process asleep on a flag is noticed",
+                      7)
+                .range(1, 1000000),
             int_param("flat_barrier_max", &s.flat_barrier_max, "16",
                       "Node groups of up to this many processes use the flat barrier (everyone "
                       "waits for everyone's flag); larger ones the tree",
@@ -142,6 +168,11 @@ void snapshot_params(bool oversubscribed) {
     p.leaders_single_copy_from = static_cast<size_t>(s.leaders_single_copy_from);
     p.alltoall_single_copy_from = static_cast<size_t>(s.alltoall_single_copy_from);
     p.reduce_root_copy_from = static_cast<size_t>(s.reduce_root_copy_from);
+    p.wait.spin = p.spin;
+    p.wait.sleep = s.wait_sleep != 0;
+    p.wait.polls = flag_wait_polls(s.wait_polls, oversubscribed);
+    p.wait.min_sleep_us = static_cast<uint32_t>(s.wait_min_sleep_us);
+    p.wait.max_sleep_us = static_cast<uint32_t>(s.wait_max_sleep_us);
     g_params = p;
 }
 

@@ -8,6 +8,8 @@
 
 #include <plexus/component.h>
 
+#include "flag_wait.h"
+
 namespace plexus::coll_shm_inter {
 
 struct Params {
@@ -32,6 +34,7 @@ struct Params {
     size_t leaders_single_copy_from = 0;    // inter-communicators: the leaders' exchange
     size_t alltoall_single_copy_from = 0;   // inter-communicators: Alltoall, per block
     size_t reduce_root_copy_from = 0;       // Reduce written into the root, which combines
+    FlagWaitPolicy wait;                    // how flag waits poll and sleep (spin as above)
 };
 
 // Registers coll_shm_inter_* with the core (values land in params()).

@@ -32,13 +32,24 @@ int flag_reached(void *ctx) {
     return sdk::load_acquire(*const_cast<uint64_t *>(f->word)) >= f->target;
 }
 
-void host_wait(void *ctx, const uint64_t *word, uint64_t target) {
+// One progress poll and the engine's idle step: a wait with no time left.
+bool host_poll(void *ctx, const uint64_t *word, uint64_t target) {
     auto *w = static_cast<HostWaiter *>(ctx);
-    for (int i = 0; i < w->spin; ++i)
-        if (sdk::load_acquire(*const_cast<uint64_t *>(word)) >= target) return;
+    FlagWait f{word, target};
+    return w->host->progress_wait(flag_reached, &f, 0) == PLEXUS_SUCCESS;
+}
+
+void host_poll_until(void *ctx, const uint64_t *word, uint64_t target) {
+    auto *w = static_cast<HostWaiter *>(ctx);
     FlagWait f{word, target};
     // No timeout: a process that died is the launcher's to notice, and it ends the job.
     w->host->progress_wait(flag_reached, &f, -1);
+}
+
+void host_wait(void *ctx, const uint64_t *word, uint64_t target, uint32_t *sleepers) {
+    auto *w = static_cast<HostWaiter *>(ctx);
+    const FlagWaitHooks hooks{host_poll, host_poll_until, futex_sleep_on, w};
+    wait_flag(w->policy, hooks, word, target, sleepers);
 }
 
 int single_copy_read(void *ctx, int32_t pid, uint64_t addr, void *dst, size_t len) {
@@ -241,7 +252,7 @@ int TwoLevel::create(const Env &env, plexus_coll_comm_t *comm, std::unique_ptr<T
             relation[static_cast<size_t>(i) * n + j] = bits;
         }
     }
-    t->waiter_ = HostWaiter{env.host, env.params->spin};
+    t->waiter_ = HostWaiter{env.host, env.params->wait};
     SingleCopy copy{};
     if (single_copy && shm && n > 1)
         copy = SingleCopy{single_copy_read, const_cast<plexus_shm_services_t *>(shm),

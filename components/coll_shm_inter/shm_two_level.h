@@ -31,10 +31,10 @@ struct Env {
     int verbosity = 0;  // coll_base_verbose when the module was made: traces cost nothing below
 };
 
-// A flag wait through the host's progress engine (spinning params->spin polls first).
+// A flag wait through the host's progress engine, then asleep on the flag (flag_wait.h).
 struct HostWaiter {
     const plexus_host_api_t *host = nullptr;
-    int spin = 0;
+    FlagWaitPolicy policy;
 };
 
 class TwoLevel {
