@@ -10,19 +10,19 @@
 #
 # usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--configs ud,rc,pmix,openmpi,mpich]
 #               [--timeout SECONDS] [--cycles N]
-#               [--only spawn,rate,merge,connect,p2p,coll,cycles,model]
+#               [--only spawn,rate,merge,connect,p2p,coll,cycles,model] [--bind default|none]
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
 all_configs=ud,rc,pmix,openmpi,mpich
 all_parts=spawn,rate,merge,connect,p2p,coll,cycles,model
-usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--configs $all_configs] [--timeout SECONDS] [--cycles N] [--only $all_parts]"
+usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--configs $all_configs] [--timeout SECONDS] [--cycles N] [--only $all_parts] [--bind default|none]"
 [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "run.sh: build directory '$1' does not exist" >&2; exit 2; }
 results_arg=$2
 shift 2
-quick=0 configs=$all_configs run_timeout='' cycles='' parts=$all_parts
+quick=0 configs=$all_configs run_timeout='' cycles='' parts=$all_parts bind=default
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
@@ -32,6 +32,7 @@ while [ $# -gt 0 ]; do
     --timeout) run_timeout=${2:?--timeout wants seconds}; shift ;;
     --cycles) cycles=${2:?--cycles wants a number}; shift ;;
     --only) parts=${2:?--only wants a list such as spawn,coll}; parts=${parts//latency/p2p}; shift ;;
+    --bind) bind=${2:?--bind wants default or none}; shift ;;
     *) echo "run.sh: unknown option '$1'" >&2; echo "$usage" >&2; exit 2 ;;
   esac
   shift
@@ -44,6 +45,7 @@ done
 for p in ${parts//,/ }; do
   case ,$all_parts, in *,"$p",*) ;; *) echo "run.sh: --only: '$p' is not one of $all_parts" >&2; exit 2 ;; esac
 done
+case $bind in default|none) ;; *) echo "run.sh: --bind: '$bind' is not default or none" >&2; exit 2 ;; esac
 case ${run_timeout:-1} in ''|*[!0-9]*|0) echo "run.sh: --timeout wants positive seconds, got '$run_timeout'" >&2; exit 2 ;; esac
 case ${cycles:-1} in ''|*[!0-9]*|0) echo "run.sh: --cycles wants a positive number, got '$cycles'" >&2; exit 2 ;; esac
 
@@ -82,23 +84,33 @@ mca_of() {
   esac
 }
 
-# Unbound everywhere: spawned children are not bound by any of the three launchers, so the
-# two-process runs of one job are unbound too. Open MPI keeps its default BTLs: between a parent
-# and its children it needs tcp (vader does not cross jobs), so common.sh's "btl self,vader"
-# would make every spawn's traffic fail. plexrun passes --mca to the jobs it spawns.
+# Binding: each launcher's default (--bind default), or none anywhere (--bind none: the suite's
+# setting up to issue 20's binding of spawned children). plexrun binds a spawned job to the cores
+# its running jobs leave free while they all fit (tools/plexrun/README.md); unbound, two processes
+# of a 1+1 spawn often share a CPU. Open MPI keeps its default BTLs: between a parent and its
+# children it needs tcp (vader does not cross jobs), so common.sh's "btl self,vader" would make
+# every spawn's traffic fail. plexrun passes --mca to the jobs it spawns.
 # shellcheck disable=SC2207  # the parameters are words on purpose
 launch() {  # launch CONFIG N: the launcher command in $launcher
+  local nobind=()
   case $(impl_of "$1") in
-    plexus) launcher=("$plexrun" $(mca_of "$1") -n "$2" --bind-to none) ;;
-    openmpi) launcher=(mpirun.openmpi --allow-run-as-root --oversubscribe -n "$2" --bind-to none) ;;
-    mpich) launcher=(mpirun.mpich -n "$2" -bind-to none) ;;
+    plexus) [ "$bind" = none ] && nobind=(--bind-to none)
+            launcher=("$plexrun" $(mca_of "$1") -n "$2" "${nobind[@]}") ;;
+    openmpi) [ "$bind" = none ] && nobind=(--bind-to none)
+             launcher=(mpirun.openmpi --allow-run-as-root --oversubscribe -n "$2" "${nobind[@]}") ;;
+    mpich) [ "$bind" = none ] && nobind=(-bind-to none)
+           launcher=(mpirun.mpich -n "$2" "${nobind[@]}") ;;
   esac
 }
 launch_line() {
+  local nobind=''
   case $(impl_of "$1") in
-    plexus) echo "plexrun $(mca_of "$1") -n N --bind-to none" ;;
-    openmpi) echo "mpirun.openmpi --allow-run-as-root --oversubscribe -n N --bind-to none (default BTLs: tcp between jobs)" ;;
-    mpich) echo "mpirun.mpich -n N -bind-to none" ;;
+    plexus) [ "$bind" = none ] && nobind=' --bind-to none'
+            echo "plexrun $(mca_of "$1") -n N$nobind" ;;
+    openmpi) [ "$bind" = none ] && nobind=' --bind-to none'
+             echo "mpirun.openmpi --allow-run-as-root --oversubscribe -n N$nobind (default BTLs: tcp between jobs)" ;;
+    mpich) [ "$bind" = none ] && nobind=' -bind-to none'
+           echo "mpirun.mpich -n N$nobind" ;;
   esac
 }
 
@@ -189,7 +201,7 @@ measure() {
 
 want() { case ,$parts, in *,"$1",*) return 0 ;; esac; return 1; }
 
-echo "DPM benchmarks: $(date '+%F %T'), $ncores cores, load $(load_average)"
+echo "DPM benchmarks: $(date '+%F %T'), $ncores cores, load $(load_average), binding: $bind"
 echo "load $(load_average)" >"$raw/load-start"
 [ -n "$active" ] || { echo "run.sh: no configuration left to run" >&2; exit 1; }
 setup_host_probe "$raw"
