@@ -13,7 +13,7 @@ bench_dpm_sources = bench/dpm/dpm_bench.c bench/dpm/dpm_options.h bench/dpm/dpm_
 	bench/dpm/dpm_latency.c bench/dpm/dpm_bandwidth.c bench/dpm/dpm_coll.h bench/dpm/dpm_coll.c \
 	bench/dpm/stall.h bench/dpm/stall.c
 EXTRA_DIST += bench/dpm/README.md bench/dpm/run.sh bench/dpm/report.awk bench/dpm/plot.sh \
-	bench/dpm/model.py bench/dpm/model_inputs.sh
+	bench/dpm/model.py bench/dpm/model_inputs.sh bench/dpm/soak.sh
 # Built by make check too (against libmpi), so that they keep compiling, and run by
 # tests/build/bench_dpm.sh; run.sh builds its own copies with each implementation's wrapper.
 check_PROGRAMS += bench/dpm/dpm_bench bench/dpm/tcp_rr
