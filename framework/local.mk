@@ -94,6 +94,7 @@ plexusshmsdk_HEADERS = \
 framework_libplexus_la_SOURCES += \
 	framework/runtime/dgram/wire_format.h framework/runtime/dgram/wire_format.cc \
 	framework/runtime/dgram/authenticator.h framework/runtime/dgram/authenticator.cc \
+	framework/runtime/dgram/hmac_sha256.h framework/runtime/dgram/hmac_sha256.cc \
 	framework/runtime/dgram/replay_guard.h framework/runtime/dgram/replay_guard.cc \
 	framework/runtime/dgram/reassembly.h framework/runtime/dgram/reassembly.cc \
 	framework/runtime/dgram/loss_injector.h framework/runtime/dgram/transport.h \

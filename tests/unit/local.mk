@@ -36,9 +36,11 @@ dgram_unit_tests = \
 	tests/unit/test_runtime_dgram_fragments tests/unit/test_runtime_dgram_auth \
 	tests/unit/test_runtime_dgram_fuzz tests/unit/test_runtime_dgram_loss \
 	tests/unit/test_runtime_dgram_ib tests/unit/test_runtime_dgram_defaults \
-	tests/unit/test_runtime_dgram_bounds
+	tests/unit/test_runtime_dgram_bounds tests/unit/test_runtime_dgram_hmac
 check_PROGRAMS += $(dgram_unit_tests)
 TESTS += $(dgram_unit_tests)
+# Compares the core's HMAC with OpenSSL's own.
+tests_unit_test_runtime_dgram_hmac_LDADD = $(LDADD) $(CRYPTO_LIBS)
 # DGRAM 1.1's reliable layer: its parts, request/response under loss, faults, fuzz.
 dgram_reliable_tests = \
 	tests/unit/test_runtime_dgram_reliable_parts tests/unit/test_runtime_dgram_reliable \
