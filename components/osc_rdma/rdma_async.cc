@@ -1,5 +1,9 @@
 #include "rdma_async.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstddef>
 #include <cstring>
 
@@ -15,6 +19,26 @@ bool has_single_copy(const plexus_shm_services_t *s) {
            s->single_copy && s->single_copy_available && s->single_copy_probe &&
            s->segment_create && s->segment_attach && s->segment_describe && s->segment_info &&
            s->segment_detach;
+}
+
+// Transfers of one run up to this size go through /proc/PID/mem (the kernel copies them through a
+// page of its own; longer ones are better served by process_vm_readv/writev, which pins the
+// pages and copies once).
+constexpr size_t kProcMemMax = 4096;
+
+// One pread/pwrite at offset addr of the target's address space, continued where the kernel
+// stopped short; false (errno set) when it moved nothing.
+bool proc_mem_move(int fd, void *local, uint64_t addr, size_t len, bool write) {
+    auto *p = static_cast<uint8_t *>(local);
+    while (len > 0) {
+        const ssize_t n = write ? ::pwrite(fd, p, len, off_t(addr)) : ::pread(fd, p, len, off_t(addr));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        p += n;
+        addr += uint64_t(n);
+        len -= size_t(n);
+    }
+    return true;
 }
 
 // What rank 0 sends the others: its descriptor, or that it has none.
@@ -45,6 +69,8 @@ AsyncPassive::AsyncPassive(const plexus_host_api_t *host, const plexus_osc_servi
     : host_(host), shm_(host->shm), svc_(svc), comm_(comm), rank_(rank), size_(size) {}
 
 AsyncPassive::~AsyncPassive() {
+    for (int fd : mem_fds_)
+        if (fd >= 0) ::close(fd);
     if (segment_) shm_->segment_detach(segment_);
 }
 
@@ -105,6 +131,14 @@ bool AsyncPassive::probe_all(const MemoryTable &members, std::string *why) {
             return false;
         }
     }
+    // The same permission as single copy (ptrace attach); where it is refused the host's single
+    // copy serves every transfer.
+    mem_fds_.assign(size_t(size_), -1);
+    for (int r = 0; r < size_; ++r) {
+        if (r == rank_) continue;
+        const std::string path = "/proc/" + std::to_string(pids_[size_t(r)]) + "/mem";
+        mem_fds_[size_t(r)] = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+    }
     return true;
 }
 
@@ -156,6 +190,15 @@ int AsyncPassive::copy(int target, const plexus_shm_iovec_t *local, size_t nloca
                        const Run *remote, size_t nremote, bool write, std::string *why) {
     static_assert(sizeof(Run) == sizeof(plexus_shm_remote_iovec_t),
                   "runs are the host's remote lists");
+    // A short transfer of one run (a lock epoch's lone put or get, an accumulate's read and
+    // write): /proc/PID/mem, opened once, skips the process lookup and permission check that
+    // process_vm_readv/writev repeat on every call. A failure falls through to the host's single
+    // copy, which then says what went wrong.
+    const int fd = size_t(target) < mem_fds_.size() ? mem_fds_[size_t(target)] : -1;
+    if (fd >= 0 && nlocal == 1 && nremote == 1 && local[0].len == remote[0].len &&
+        local[0].len <= kProcMemMax &&
+        proc_mem_move(fd, local[0].base, remote[0].addr, size_t(local[0].len), write))
+        return PLEXUS_SUCCESS;
     plexus_reason_t r{};
     const int rc = shm_->single_copy(pids_[size_t(target)], local, nlocal,
                                      reinterpret_cast<const plexus_shm_remote_iovec_t *>(remote),

@@ -222,6 +222,76 @@ static void lock_many(int rank, int size)
     free(got);
 }
 
+/* Lone transfers of lock epochs around the size where osc_rdma's target-free path switches from
+ * /proc/PID/mem (one run of up to 4 KiB) to the host's single copy: at each size a put to the
+ * right neighbour at an odd displacement, a get of it back, an accumulate (SUM, then REPLACE) of
+ * ints beside it, each in a lock epoch of its own; every byte of every window checked, those
+ * around the accesses unchanged. */
+static unsigned char pattern(int rank, int size_case, int i) { return (unsigned char)(rank * 29 + size_case * 7 + i * 13 + 1); }
+
+static void lock_sizes(int rank, int size)
+{
+    enum { W = 3 * 8192, AT = 5, ACC = 16384 };
+    static const int sizes[] = {1, 8, 4095, 4096, 4097, 8192};
+    static const int counts[] = {1, 1024, 1025, 2047};
+    const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    unsigned char *mem = (unsigned char *)tu_malloc(W), *src = (unsigned char *)tu_malloc(8192),
+                  *got = (unsigned char *)tu_malloc(8192);
+    int *ints = (int *)tu_malloc(sizeof(int) * 2047);
+    MPI_Win win;
+    CHECK_MPI(MPI_Win_create(mem, W, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    for (int c = 0; c < (int)(sizeof sizes / sizeof sizes[0]); ++c) {
+        const int n = sizes[c];
+        for (int i = 0; i < W; ++i) mem[i] = (unsigned char)(0xa5 ^ i);
+        for (int i = 0; i < n; ++i) src[i] = pattern(rank, c, i), got[i] = 0;
+        tu_barrier();
+        CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win));
+        CHECK_MPI(MPI_Put(src, n, MPI_BYTE, right, AT, n, MPI_BYTE, win));
+        CHECK_MPI(MPI_Win_unlock(right, win));
+        CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+        CHECK_MPI(MPI_Get(got, n, MPI_BYTE, right, AT, n, MPI_BYTE, win));
+        CHECK_MPI(MPI_Win_unlock(right, win));
+        CHECK(memcmp(got, src, (size_t)n) == 0, "lock epochs, %d bytes: the get did not read back the put", n);
+        tu_barrier();
+        for (int i = 0; i < W; ++i) {
+            const unsigned char want = (i >= AT && i < AT + n) ? pattern(left, c, i - AT) : (unsigned char)(0xa5 ^ i);
+            CHECK(mem[i] == want, "lock epochs, %d bytes: byte %d is %d, expected %d", n, i, mem[i], want);
+        }
+    }
+    for (int c = 0; c < (int)(sizeof counts / sizeof counts[0]); ++c) {
+        const int n = counts[c];
+        int *acc = (int *)(mem + ACC - 4 * 1024);  /* int-aligned, 4 KiB below the end of the window's use */
+        tu_barrier();
+        for (int i = 0; i < W; ++i) mem[i] = (unsigned char)(0x5a ^ i);
+        for (int i = 0; i < n; ++i) acc[i] = i - 7, ints[i] = rank * 100 + i;
+        tu_barrier();
+        const MPI_Aint disp = (MPI_Aint)((unsigned char *)acc - mem);
+        for (int k = 0; k < 2; ++k) {  /* exclusive, then shared */
+            CHECK_MPI(MPI_Win_lock(k ? MPI_LOCK_SHARED : MPI_LOCK_EXCLUSIVE, right, 0, win));
+            CHECK_MPI(MPI_Accumulate(ints, n, MPI_INT, right, disp, n, MPI_INT, MPI_SUM, win));
+            CHECK_MPI(MPI_Win_unlock(right, win));
+        }
+        tu_barrier();
+        for (int i = 0; i < n; ++i) CHECK_EQ(acc[i], i - 7 + 2 * (left * 100 + i));
+        tu_barrier();
+        CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win));
+        CHECK_MPI(MPI_Accumulate(ints, n, MPI_INT, right, disp, n, MPI_INT, MPI_REPLACE, win));
+        CHECK_MPI(MPI_Win_unlock(right, win));
+        tu_barrier();
+        for (int i = 0; i < n; ++i) CHECK_EQ(acc[i], left * 100 + i);
+        const unsigned char *lo = (const unsigned char *)acc, *hi = (const unsigned char *)(acc + n);
+        for (int i = 0; i < W; ++i)
+            if (mem + i < lo || mem + i >= hi)
+                CHECK(mem[i] == (unsigned char)(0x5a ^ i), "lock accumulates of %d ints: byte %d outside them changed", n, i);
+    }
+    tu_barrier();
+    CHECK_MPI(MPI_Win_free(&win));
+    free(mem);
+    free(src);
+    free(got);
+    free(ints);
+}
+
 /* Derived datatypes in lock epochs on the right neighbour: a contiguous put into every second int
  * (a vector target), an indexed get whose blocks run backwards into a strided origin, and an
  * accumulate of a contiguous origin into the vector target; holes at both ends untouched. */
@@ -281,6 +351,7 @@ int main(int argc, char **argv)
     pscw_ring(rank, size, world);
     lock_counter(size);
     lock_many(rank, size);
+    lock_sizes(rank, size);
     lock_derived(rank, size);
     assert_flags(rank, size, world);
     big_items(rank, size);
