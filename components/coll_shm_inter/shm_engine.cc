@@ -1,7 +1,5 @@
 #include "shm_engine.h"
 
-#include "flag_wait.h"
-
 #include <sched.h>
 
 #include <algorithm>
@@ -9,6 +7,8 @@
 #include <utility>
 
 #include <plexus/sdk/shared_word.hpp>
+
+#include "flag_wait.h"
 
 namespace plexus::coll_shm_inter {
 namespace {
