@@ -37,9 +37,9 @@ Path decide_bcast(const Params &p, size_t bytes, bool everyone_copies) {
 }
 
 Path decide_reduce(const Params &p, size_t bytes, bool all, bool everyone_copies,
-                   bool item_fits_slot) {
+                   bool item_fits_slot, int procs) {
     if (!all && !copies(bytes, p.reduce_single_copy_from, everyone_copies) &&
-        copies(bytes, p.reduce_root_copy_from, everyone_copies))
+        copies(bytes, p.reduce_root_copy_from, everyone_copies) && procs >= kRootCombinesFrom)
         return Path::RootCombines;
     return choose(p, bytes, all ? p.allreduce_max : p.reduce_max,
                   all ? p.allreduce_single_copy_from : p.reduce_single_copy_from, everyone_copies,

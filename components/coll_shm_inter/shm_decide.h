@@ -24,10 +24,15 @@ const char *path_name(Path path);
 // copy (TwoLevel::single_copy).
 Path decide_bcast(const Params &p, size_t bytes, bool everyone_copies);
 // bytes: the vector; all: Allreduce (else Reduce); item_fits_slot: one item fits a segment slot
-// (the segment's path combines items in place in its slots). Reduce only: RootCombines from
-// reduce_root_copy_from, below the striped single copy's threshold.
+// (the segment's path combines items in place in its slots); procs: the communicator's size.
+// Reduce only: RootCombines from reduce_root_copy_from, below the striped single copy's
+// threshold, with more than kRootCombinesFrom - 1 processes.
 Path decide_reduce(const Params &p, size_t bytes, bool all, bool everyone_copies,
-                   bool item_fits_slot);
+                   bool item_fits_slot, int procs);
+// At 2 processes the root combining one written vector lost to coll_basic's one message at every
+// size from 16 KiB to 1 MiB (README, "The size table"): the saving is in the others' phases, and
+// a pair has one other.
+constexpr int kRootCombinesFrom = 3;
 // block: one process's block; all: Allgather (else Gather).
 Path decide_gather(const Params &p, size_t block, bool all, bool everyone_copies);
 Path decide_scatter(const Params &p, size_t block, bool everyone_copies);

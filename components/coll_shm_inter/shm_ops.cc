@@ -58,7 +58,7 @@ int reduce(const Env &env, TwoLevel &two, const void *sendbuf, void *recvbuf, in
     const size_t item = static_cast<size_t>(info.extent), bytes = item * static_cast<size_t>(count);
     // The segment's path combines items in its slots; single copy in pieces of any size.
     const Path path = decide_reduce(*env.params, bytes, root < 0, two.single_copy(),
-                                    item <= two.engine().layout().chunk);
+                                    item <= two.engine().layout().chunk, two.size());
     trace(env, root < 0 ? "allreduce" : "reduce", bytes, path);
     if (path == Path::Decline || !fits_int(bytes)) return PLEXUS_COLL_DECLINE;
     if (!two.single_node() && !env.svc->op_commutative(op)) return PLEXUS_COLL_DECLINE;

@@ -33,10 +33,10 @@ Params defaults() {
 }
 
 Path allreduce(const Params &p, size_t bytes, bool copies = true, bool fits = true) {
-    return decide_reduce(p, bytes, true, copies, fits);
+    return decide_reduce(p, bytes, true, copies, fits, 4);
 }
-Path reduce(const Params &p, size_t bytes, bool copies = true, bool fits = true) {
-    return decide_reduce(p, bytes, false, copies, fits);
+Path reduce(const Params &p, size_t bytes, bool copies = true, bool fits = true, int procs = 4) {
+    return decide_reduce(p, bytes, false, copies, fits, procs);
 }
 
 }  // namespace
@@ -72,6 +72,22 @@ TEST(CollShmInterDecide, ReduceWritesTheMiddleBandIntoTheRoot) {
     EXPECT_EQ(reduce(p, 8), Path::RootCombines);
     p.reduce_single_copy_from = 1;  // the striped reduction wins where both would take it
     EXPECT_EQ(reduce(p, 8), Path::SingleCopy);
+}
+
+// A pair hands the middle band to coll_basic (one message to the root was faster there); the
+// segment's band and the striped single copy stay, and from 3 processes the root combines.
+TEST(CollShmInterDecide, APairHandsTheRootCombinedBandOver) {
+    const Params p = defaults();
+    EXPECT_EQ(reduce(p, 16 * KiB, true, true, 2), Path::Segment);  // the segment's own edge
+    EXPECT_EQ(reduce(p, 16 * KiB + 4, true, true, 2), Path::Decline);
+    EXPECT_EQ(reduce(p, 1024 * KiB, true, true, 2), Path::Decline);
+    EXPECT_EQ(reduce(p, 4096 * KiB - 4, true, true, 2), Path::Decline);
+    EXPECT_EQ(reduce(p, 4096 * KiB, true, true, 2), Path::SingleCopy);
+    EXPECT_EQ(reduce(p, 16 * KiB, true, true, kRootCombinesFrom), Path::RootCombines);
+    EXPECT_EQ(reduce(p, 16 * KiB + 4, true, true, 1), Path::Decline);
+    // Allreduce never combines at a root: the pair changes nothing there.
+    EXPECT_EQ(decide_reduce(p, 256 * KiB, true, true, true, 2), Path::SingleCopy);
+    EXPECT_EQ(decide_reduce(p, 16 * KiB, true, true, true, 2), Path::Segment);
 }
 
 TEST(CollShmInterDecide, ZeroBytesAreServedBySegment) {
