@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
+#include <map>
 
 #include <plexus/sdk/host.hpp>
 
@@ -41,6 +42,39 @@ bool proc_mem_move(int fd, void *local, uint64_t addr, size_t len, bool write) {
     return true;
 }
 
+// One /proc/PID/mem descriptor per peer process, shared by every window that has it as a member
+// and closed with the last of them: a program with many windows would otherwise hold size - 1
+// descriptors per window. (MPI calls come from one thread at a time: no lock.)
+struct ProcMemFile {
+    int fd;
+    int users;
+};
+
+std::map<int32_t, ProcMemFile> &proc_mem_files() {
+    static std::map<int32_t, ProcMemFile> files;
+    return files;
+}
+
+int proc_mem_acquire(int32_t pid) {
+    auto &files = proc_mem_files();
+    if (auto it = files.find(pid); it != files.end()) {
+        ++it->second.users;
+        return it->second.fd;
+    }
+    const std::string path = "/proc/" + std::to_string(pid) + "/mem";
+    const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd >= 0) files[pid] = {fd, 1};
+    return fd;
+}
+
+void proc_mem_release(int32_t pid) {
+    auto &files = proc_mem_files();
+    auto it = files.find(pid);
+    if (it == files.end() || --it->second.users > 0) return;
+    ::close(it->second.fd);
+    files.erase(it);
+}
+
 // What rank 0 sends the others: its descriptor, or that it has none.
 struct SegmentCard {
     int32_t ok;
@@ -69,8 +103,8 @@ AsyncPassive::AsyncPassive(const plexus_host_api_t *host, const plexus_osc_servi
     : host_(host), shm_(host->shm), svc_(svc), comm_(comm), rank_(rank), size_(size) {}
 
 AsyncPassive::~AsyncPassive() {
-    for (int fd : mem_fds_)
-        if (fd >= 0) ::close(fd);
+    for (size_t r = 0; r < mem_fds_.size(); ++r)
+        if (mem_fds_[r] >= 0) proc_mem_release(pids_[r]);
     if (segment_) shm_->segment_detach(segment_);
 }
 
@@ -79,6 +113,14 @@ AsyncPassive::~AsyncPassive() {
 int AsyncPassive::make_or_attach(std::string *why) {
     SegmentCard card{};
     plexus_reason_t r{};
+    // The header as mapped here (nullptr when the mapping cannot be read).
+    auto mapped = [this]() -> AsyncHeader * {
+        plexus_shm_segment_info_t info{};
+        info.struct_size = sizeof info;
+        if (shm_->segment_info(segment_, &info) != PLEXUS_SUCCESS || info.size < sizeof(AsyncHeader))
+            return nullptr;
+        return static_cast<AsyncHeader *>(info.base);
+    };
     if (rank_ == 0) {
         plexus_shm_create_args_t a{};
         a.struct_size = sizeof a;
@@ -87,7 +129,16 @@ int AsyncPassive::make_or_attach(std::string *why) {
         a.label = "osc";
         if (shm_->segment_create(&a, &segment_, &r) == PLEXUS_SUCCESS &&
             shm_->segment_describe(segment_, &card.desc) == PLEXUS_SUCCESS) {
-            card.ok = 1;
+            // Written before the bcast: the others check it as soon as they attached (written
+            // after it, a member that ran first found no magic under load and the window fell
+            // back to messages). Zeroed by the core: the locks start free.
+            if ((header_ = mapped()) != nullptr) {
+                header_->members = uint32_t(size_);
+                header_->magic = kAsyncMagic;
+                card.ok = 1;
+            } else {
+                *why = "the control segment's mapping is not readable";
+            }
         } else {
             *why = std::string("rank 0 could not make the control segment: ") + r.text;
         }
@@ -97,24 +148,16 @@ int AsyncPassive::make_or_attach(std::string *why) {
         return rc;
     if (!card.ok) {
         if (why->empty()) *why = "rank 0 has no control segment";
+        header_ = nullptr;
         return PLEXUS_OSC_SUCCESS;
     }
-    if (rank_ != 0 && shm_->segment_attach(&card.desc, &segment_, &r) != PLEXUS_SUCCESS) {
+    if (rank_ == 0) return PLEXUS_OSC_SUCCESS;
+    if (shm_->segment_attach(&card.desc, &segment_, &r) != PLEXUS_SUCCESS) {
         segment_ = nullptr;
         *why = std::string("the control segment could not be attached: ") + r.text;
         return PLEXUS_OSC_SUCCESS;
     }
-    plexus_shm_segment_info_t info{};
-    info.struct_size = sizeof info;
-    if (shm_->segment_info(segment_, &info) != PLEXUS_SUCCESS || info.size < sizeof(AsyncHeader)) {
-        *why = "the control segment's mapping is not readable";
-        return PLEXUS_OSC_SUCCESS;
-    }
-    header_ = static_cast<AsyncHeader *>(info.base);
-    if (rank_ == 0) {  // zeroed by the core: the locks start free
-        header_->members = uint32_t(size_);
-        header_->magic = kAsyncMagic;
-    }
+    if ((header_ = mapped()) == nullptr) *why = "the control segment's mapping is not readable";
     return PLEXUS_OSC_SUCCESS;
 }
 
@@ -136,8 +179,7 @@ bool AsyncPassive::probe_all(const MemoryTable &members, std::string *why) {
     mem_fds_.assign(size_t(size_), -1);
     for (int r = 0; r < size_; ++r) {
         if (r == rank_) continue;
-        const std::string path = "/proc/" + std::to_string(pids_[size_t(r)]) + "/mem";
-        mem_fds_[size_t(r)] = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+        mem_fds_[size_t(r)] = proc_mem_acquire(pids_[size_t(r)]);
     }
     return true;
 }

@@ -113,7 +113,7 @@ private:
     // Each peer's /proc/PID/mem, opened once after its probe succeeded (-1: not open): a short
     // transfer of one run is a pread/pwrite there, where process_vm_readv/writev looks the process
     // up and checks the permission again on every call (rdma_async.cc).
-    std::vector<int> mem_fds_;  // closed by the destructor
+    std::vector<int> mem_fds_;  // shared per process (rdma_async.cc), released by the destructor
     bool ready_ = false;
 };
 

@@ -226,7 +226,7 @@ static void lock_many(int rank, int size)
  * /proc/PID/mem (one run of up to 4 KiB) to the host's single copy: at each size a put to the
  * right neighbour at an odd displacement, a get of it back, an accumulate (SUM, then REPLACE) of
  * ints beside it, each in a lock epoch of its own; every byte of every window checked, those
- * around the accesses unchanged. */
+ * around the accesses unchanged; all in a second window after the first was freed. */
 static unsigned char pattern(int rank, int size_case, int i) { return (unsigned char)(rank * 29 + size_case * 7 + i * 13 + 1); }
 
 static void lock_sizes(int rank, int size)
@@ -238,8 +238,15 @@ static void lock_sizes(int rank, int size)
     unsigned char *mem = (unsigned char *)tu_malloc(W), *src = (unsigned char *)tu_malloc(8192),
                   *got = (unsigned char *)tu_malloc(8192);
     int *ints = (int *)tu_malloc(sizeof(int) * 2047);
-    MPI_Win win;
+    MPI_Win win, first;
+    /* Two windows share osc_rdma's /proc/PID/mem descriptors; the first freed must leave them
+     * open for the second: a descriptor closed too early would be taken by the decoy file below,
+     * and the puts would land there instead of in the neighbour's window. */
+    CHECK_MPI(MPI_Win_create(mem, W, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &first));
     CHECK_MPI(MPI_Win_create(mem, W, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    CHECK_MPI(MPI_Win_free(&first));
+    FILE *decoy = tmpfile();
+    CHECK(decoy != NULL, "tmpfile failed");
     for (int c = 0; c < (int)(sizeof sizes / sizeof sizes[0]); ++c) {
         const int n = sizes[c];
         for (int i = 0; i < W; ++i) mem[i] = (unsigned char)(0xa5 ^ i);
@@ -286,6 +293,7 @@ static void lock_sizes(int rank, int size)
     }
     tu_barrier();
     CHECK_MPI(MPI_Win_free(&win));
+    fclose(decoy);
     free(mem);
     free(src);
     free(got);
