@@ -8,6 +8,9 @@
  * osc_rdma's passive target without the target batches into one single copy at unlock), derived
  * datatypes in lock epochs (a vector target, backward indexed blocks, a staged accumulate). Every
  * result is checked element for element. 2-8 ranks; plain MPI-2.2. */
+#include <dirent.h>
+#include <unistd.h>
+
 #include "test_util.h"
 
 #define BIG 20000 /* ints: larger than any eager message */
@@ -227,6 +230,25 @@ static void lock_many(int rank, int size)
  * right neighbour at an odd displacement, a get of it back, an accumulate (SUM, then REPLACE) of
  * ints beside it, each in a lock epoch of its own; every byte of every window checked, those
  * around the accesses unchanged; all in a second window after the first was freed. */
+/* Descriptors of this process open on some process's /proc/PID/mem (osc_rdma's short transfers). */
+static int proc_mem_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    CHECK(d != NULL, "opendir(/proc/self/fd) failed");
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        char path[300], link[256];
+        if (e->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "/proc/self/fd/%s", e->d_name);
+        const ssize_t k = readlink(path, link, sizeof link - 1);
+        if (k < 10) continue;
+        link[k] = '\0';
+        if (strncmp(link, "/proc/", 6) == 0 && strcmp(link + k - 4, "/mem") == 0) ++n;
+    }
+    closedir(d);
+    return n;
+}
+
 static unsigned char pattern(int rank, int size_case, int i) { return (unsigned char)(rank * 29 + size_case * 7 + i * 13 + 1); }
 
 static void lock_sizes(int rank, int size)
@@ -239,14 +261,17 @@ static void lock_sizes(int rank, int size)
                   *got = (unsigned char *)tu_malloc(8192);
     int *ints = (int *)tu_malloc(sizeof(int) * 2047);
     MPI_Win win, first;
-    /* Two windows share osc_rdma's /proc/PID/mem descriptors; the first freed must leave them
-     * open for the second: a descriptor closed too early would be taken by the decoy file below,
-     * and the puts would land there instead of in the neighbour's window. */
+    /* Two windows share osc_rdma's /proc/PID/mem descriptors (at most one per peer process, 0
+     * where the window took no such path), and freeing the first leaves them open for the second;
+     * none is left once both are freed (checked at the end). */
+    const int fds_before = proc_mem_fds();
     CHECK_MPI(MPI_Win_create(mem, W, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &first));
     CHECK_MPI(MPI_Win_create(mem, W, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    const int fds_both = proc_mem_fds() - fds_before;
+    CHECK(fds_both >= 0 && fds_both <= size - 1, "two windows hold %d /proc/PID/mem descriptors, more than one per peer (%d)",
+          fds_both, size - 1);
     CHECK_MPI(MPI_Win_free(&first));
-    FILE *decoy = tmpfile();
-    CHECK(decoy != NULL, "tmpfile failed");
+    CHECK(proc_mem_fds() - fds_before == fds_both, "freeing one window of two closed /proc/PID/mem descriptors the other uses");
     for (int c = 0; c < (int)(sizeof sizes / sizeof sizes[0]); ++c) {
         const int n = sizes[c];
         for (int i = 0; i < W; ++i) mem[i] = (unsigned char)(0xa5 ^ i);
@@ -293,7 +318,7 @@ static void lock_sizes(int rank, int size)
     }
     tu_barrier();
     CHECK_MPI(MPI_Win_free(&win));
-    fclose(decoy);
+    CHECK(proc_mem_fds() == fds_before, "/proc/PID/mem descriptors left open after MPI_Win_free");
     free(mem);
     free(src);
     free(got);
