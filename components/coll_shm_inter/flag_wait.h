@@ -27,7 +27,7 @@ struct FlagWaitPolicy {
 // The polls before sleeping: `set` when >= 0, else by crowdedness: a few where processes outnumber
 // CPUs (the flag's writer may need this CPU), enough to cover an exchange's step where every
 // process has a CPU of its own (sleeping there only adds a wake-up to each step).
-constexpr int kWaitPollsCrowded = 4;
+constexpr int kWaitPollsCrowded = 100;
 constexpr int kWaitPollsAlone = 2000;
 inline int flag_wait_polls(int64_t set, bool oversubscribed) {
     if (set >= 0) return static_cast<int>(set);

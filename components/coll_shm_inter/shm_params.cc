@@ -115,7 +115,7 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
             int_param("wait_polls", &s.wait_polls, "-1",
                       "Progress polls of a flag wait (each followed by the engine's idle step, a "
                       "yield on a node with more processes than CPUs) before it sleeps on the "
-                      "flag; -1: 4 on a node with more processes than CPUs (the writer needs this "
+                      "flag; -1: 100 on a node with more processes than CPUs (the writer may need this "
                       "CPU), 2000 elsewhere (tens of microseconds of polling, as the engine spins)",
                       7)
                 .range(-1, 1 << 24),
