@@ -132,7 +132,9 @@ TEST(OpKernels, WideSetsAreCompiledOnTheirOwn) {
         for (OpKind kind : {OpKind::Sum, OpKind::Max, OpKind::Band, OpKind::Maxloc})
             for (Rep rep : {Rep::F32, Rep::F64, Rep::I32, Rep::DoubleInt}) {
                 const Kernel narrow = op_kernel_for(kind, rep, KernelIsa::Baseline);
-                if (narrow) EXPECT_NE(op_kernel_for(kind, rep, isa), narrow) << static_cast<int>(isa);
+                if (narrow) {
+                    EXPECT_NE(op_kernel_for(kind, rep, isa), narrow) << static_cast<int>(isa);
+                }
             }
     }
     if (sets == 0) GTEST_SKIP() << "this CPU runs only the baseline kernels";

@@ -142,7 +142,9 @@ TEST(CollBasicSchedule, ChainsReachEveryRankOnceAndStayShort) {
             for (int r = 1; r < n; ++r) {
                 EXPECT_EQ(reached[r], 1) << n << " " << r;
                 const int child = chain_child(r, n, fanout);
-                if (child >= 0) EXPECT_EQ(chain_parent(child, n, fanout), r) << n << " " << r;
+                if (child >= 0) {
+                    EXPECT_EQ(chain_parent(child, n, fanout), r) << n << " " << r;
+                }
             }
         }
 }
