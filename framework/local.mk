@@ -66,11 +66,12 @@ plexussdkinclude_HEADERS = \
 pkgconfig_DATA += framework/plexus-component.pc
 # osc components: the module filled from a window class, the fair lock on shared words; dpm
 # components: a spawn's outcome shared with every parent, the module filled from its entry points;
-# timestamped trace lines of a protocol that spans processes (sdk/timeline.hpp).
+# timestamped trace lines of a protocol that spans processes (sdk/timeline.hpp); HMAC-SHA256
+# without OpenSSL's EVP initialisation (sdk/hmac_sha256.hpp: the user links libcrypto).
 plexussdkinclude_HEADERS += \
 	framework/include/plexus/sdk/osc_module.hpp framework/include/plexus/sdk/ticket_rwlock.hpp \
 	framework/include/plexus/sdk/dpm_spawn.hpp framework/include/plexus/sdk/dpm_module.hpp \
-	framework/include/plexus/sdk/timeline.hpp
+	framework/include/plexus/sdk/timeline.hpp framework/include/plexus/sdk/hmac_sha256.hpp
 
 # The core's shared-memory services (host API 1.3's shm table, plexus/shm.h) and the header-only
 # shared-memory data structures components inline (plexus/sdk/shm_*.hpp).
@@ -94,7 +95,7 @@ plexusshmsdk_HEADERS = \
 framework_libplexus_la_SOURCES += \
 	framework/runtime/dgram/wire_format.h framework/runtime/dgram/wire_format.cc \
 	framework/runtime/dgram/authenticator.h framework/runtime/dgram/authenticator.cc \
-	framework/runtime/dgram/hmac_sha256.h framework/runtime/dgram/hmac_sha256.cc \
+	framework/runtime/dgram/hmac_sha256.h \
 	framework/runtime/dgram/replay_guard.h framework/runtime/dgram/replay_guard.cc \
 	framework/runtime/dgram/reassembly.h framework/runtime/dgram/reassembly.cc \
 	framework/runtime/dgram/loss_injector.h framework/runtime/dgram/transport.h \

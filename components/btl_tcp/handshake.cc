@@ -1,11 +1,11 @@
-// HMAC-SHA256 through OpenSSL's libcrypto (the core requires it already, for datagrams).
+// HMAC-SHA256 through the SDK's (libcrypto's SHA-256 without the EVP layer's initialisation).
 #include "handshake.h"
 
 #include <sys/random.h>
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
+
+#include <plexus/sdk/hmac_sha256.hpp>
 
 #include <cstring>
 #include <vector>
@@ -15,9 +15,11 @@ namespace {
 
 constexpr char kKeyLabel[] = "plexus btl_tcp handshake key v1";
 
+static_assert(kMacBytes == sdk::HmacSha256::kBytes);
+
 bool hmac(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len, uint8_t (&out)[kMacBytes]) {
-    unsigned n = 0;
-    return ::HMAC(EVP_sha256(), key, static_cast<int>(key_len), data, len, out, &n) != nullptr && n == kMacBytes;
+    sdk::HmacSha256::once(key, key_len, data, len, out);
+    return true;
 }
 
 bool terminated(const char (&s)[kNspaceBytes]) { return std::memchr(s, 0, sizeof s) != nullptr; }

@@ -6,8 +6,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -16,6 +14,7 @@
 #include <chrono>
 #include <cstring>
 
+#include <plexus/sdk/hmac_sha256.hpp>
 #include <plexus/status.h>
 
 namespace plexus::dpm_ud {
@@ -54,8 +53,8 @@ Mac proof(const Key &key, const char *role, uint64_t session, const Nonce &start
     data.insert(data.end(), starter.begin(), starter.end());
     data.insert(data.end(), answerer.begin(), answerer.end());
     Mac mac{};
-    unsigned int n = 0;
-    ::HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), data.data(), data.size(), mac.data(), &n);
+    static_assert(sizeof(Mac) == sdk::HmacSha256::kBytes);
+    sdk::HmacSha256::once(key.data(), key.size(), data.data(), data.size(), mac.data());
     return mac;
 }
 
