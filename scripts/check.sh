@@ -18,7 +18,8 @@ mkdir -p "$logs"
 step() {
   local name=$1 log=$2; shift 2
   echo "== $name"
-  if "$@" >"$log" 2>&1; then return 0; fi
+  local t0=$SECONDS
+  if "$@" >"$log" 2>&1; then echo "   ($((SECONDS - t0)) s)"; return 0; fi
   echo "FAIL: $name (see $log)"; tail -25 "$log"
   failed=$((failed + 1))
   return 1
@@ -34,6 +35,21 @@ show_failed_logs() {
     shown=$((shown + 1))
   done
 }
+# slowest DIR: the ten test scripts and binaries of a finished suite in DIR that took longest
+# (seconds from the log's creation to the result file's last write), so that CI's output shows
+# where its time goes. Prints nothing where the file system keeps no creation time.
+slowest() {
+  local dir
+  dir=$(echo $1)  # a glob (the distcheck tree's name has the version)
+  [ -d "$dir" ] || return 0
+  find "$dir" -name '*.trs' -printf '%p\n' | while read -r trs; do
+    log=${trs%.trs}.log
+    [ -f "$log" ] || continue
+    born=$(stat -c %W "$log"); done_at=$(stat -c %Y "$trs")
+    [ "$born" -gt 0 ] && echo "$((done_at - born)) ${log#"$dir"/}"
+  done | sort -rn | head -10 | awk '{printf "   %5d s  %s\n", $1, $2}' |
+    sed '1i\   slowest:'
+}
 # Adds a harness summary (# PASS: N ...) to the totals.
 count_suite() {  # count_suite LOG BUILDDIR
   local log=$1 p f e s
@@ -42,6 +58,7 @@ count_suite() {  # count_suite LOG BUILDDIR
   grep -E '^(FAIL|ERROR):' "$log" | head -40
   show_failed_logs "$log" "$2"
   echo "   ${p:-0} passed, $(( ${f:-0} + ${e:-0} )) failed, ${s:-0} skipped"
+  slowest "$2"
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0} + ${e:-0})); skipped=$((skipped + ${s:-0}))
 }
 # Adds PASS:/FAIL: lines of a script to the totals.
@@ -89,14 +106,18 @@ if step autogen "$logs/autogen.log" ./autogen.sh; then
       $(declare -f configure_in); top='$top'
       configure_in '$asan' --enable-debug && make -j$jobs"; then
     echo "== make check (sanitizers)"
+    t0=$SECONDS
     ASAN_OPTIONS=detect_leaks=1 make -C "$asan" -j"$jobs" check >"$logs/asan-check.log" 2>&1
+    echo "   ($((SECONDS - t0)) s)"
     count_suite "$logs/asan-check.log" "$asan"
   fi
   # 4. The release tarball builds, passes the whole suite (counted here), installs, passes
   #    installcheck (counted here) and uninstalls cleanly.
   if [ -f "$main/Makefile" ]; then
     echo "== make distcheck (the whole suite on the release tarball)"
+    t0=$SECONDS
     if make -C "$main" -j"$jobs" distcheck >"$logs/distcheck.log" 2>&1; then
+      echo "   ($((SECONDS - t0)) s)"
       count_suite "$logs/distcheck.log" "$main/plexus-*/_build/sub"
       count_installcheck "$logs/distcheck.log"
       echo "PASS: make distcheck"; passed=$((passed + 1))
