@@ -1,5 +1,10 @@
-// fork/exec of a rank. Everything the child needs is prepared before fork: after it, in a
-// process that has libpmix's threads, only async-signal-safe calls are allowed.
+// vfork/exec of a rank. Everything the child needs is prepared before the vfork: the child runs
+// in plexrun's memory, on this thread's stack, until it execs, so it makes system calls only
+// (no allocation, no locks, no exceptions), as glibc's posix_spawn does. posix_spawn itself
+// cannot set a parent-death signal or a binding. A fork would copy plexrun's page tables and
+// leave every page plexrun writes afterwards to a copy-on-write fault; on this project's virtual
+// machines a page fault costs 20-50 us, and plexrun paid them on every spawn (bench/dpm README,
+// "Where a spawn cycle's time goes").
 #include "process.h"
 
 #include <fcntl.h>
@@ -30,7 +35,7 @@ std::vector<char *> c_strings(const std::vector<std::string> &list) {
     ::_exit(127);
 }
 
-// In the child, between fork and exec.
+// In the child, between vfork and exec: system calls only, nothing that allocates or locks.
 [[noreturn]] void become_rank(const ProcessSpec &spec, char *const argv[], char *const envp[],
                               pid_t parent, int report_fd) {
     // Its own session, hence its own process group: plexrun kills a rank together with anything
@@ -62,19 +67,33 @@ std::vector<char *> c_strings(const std::vector<std::string> &list) {
     child_fail(report_fd, errno);
 }
 
+// vfork with every signal blocked: the child shares this thread's stack, and a handler of
+// plexrun's must not run in it before it has set every signal to its default.
+pid_t vfork_rank(const ProcessSpec &spec, char *const argv[], char *const envp[], int report_fd) {
+    sigset_t all, old;
+    ::sigfillset(&all);
+    ::pthread_sigmask(SIG_SETMASK, &all, &old);
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::vfork();
+    if (pid == 0) become_rank(spec, argv, envp, parent, report_fd);
+    const int error = errno;
+    ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    errno = error;
+    return pid;
+}
+
 }  // namespace
 
 pid_t start_process(const ProcessSpec &spec) {
     std::vector<char *> argv = c_strings(spec.argv);
     std::vector<char *> envp = c_strings(spec.env);
     Pipe report = make_pipe();
-    pid_t parent = ::getpid();
-    pid_t pid = ::fork();
-    if (pid < 0) throw_errno("fork");
-    if (pid == 0) become_rank(spec, argv.data(), envp.data(), parent, report.write_end.get());
+    const pid_t pid = vfork_rank(spec, argv.data(), envp.data(), report.write_end.get());
+    if (pid < 0) throw_errno("vfork");
     // No setpgid from this side (it would make the child a group leader and its setsid fail):
     // this function returns only once the child has exec'd or failed, so the group exists
-    // before plexrun can signal it.
+    // before plexrun can signal it. (vfork returns after the exec; the pipe still carries a
+    // failure's errno.)
     report.write_end.reset();
     int error = 0;
     ssize_t n;

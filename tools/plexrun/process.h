@@ -1,4 +1,4 @@
-// Starting one rank: fork, own process group, parent-death signal, CPU binding, stdio, exec.
+// Starting one rank: vfork, own process group, parent-death signal, CPU binding, stdio, exec.
 #pragma once
 
 #include <sched.h>
