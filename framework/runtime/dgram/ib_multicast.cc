@@ -11,11 +11,52 @@
 #include <cstring>
 #include <string>
 
+#include "runtime/on_demand_library.h"
+
 namespace plexus::runtime::dgram {
 namespace {
 
 Status cm_error(const std::string &what) {
     return Status::error(PLEXUS_ERR_NOT_AVAILABLE, what + ": " + std::strerror(errno));
+}
+
+// librdmacm's calls, resolved when the first group is joined: libplexus does not link librdmacm
+// (nor, through it, libnl-3 and libnl-route-3), which every rank would otherwise load at start
+// for a feature only InfiniBand multicast uses (runtime/on_demand_library.h).
+struct RdmaCm {
+    decltype(&::rdma_create_event_channel) create_event_channel;
+    decltype(&::rdma_destroy_event_channel) destroy_event_channel;
+    decltype(&::rdma_create_id) create_id;
+    decltype(&::rdma_destroy_id) destroy_id;
+    decltype(&::rdma_bind_addr) bind_addr;
+    decltype(&::rdma_join_multicast_ex) join_multicast_ex;
+    decltype(&::rdma_leave_multicast) leave_multicast;
+    decltype(&::rdma_get_cm_event) get_cm_event;
+    decltype(&::rdma_ack_cm_event) ack_cm_event;
+    decltype(&::rdma_event_str) event_str;
+};
+
+Status resolve_all(OnDemandLibrary &lib, RdmaCm *f) {
+    Status s = lib.resolve("rdma_create_event_channel", &f->create_event_channel);
+    if (s) s = lib.resolve("rdma_destroy_event_channel", &f->destroy_event_channel);
+    if (s) s = lib.resolve("rdma_create_id", &f->create_id);
+    if (s) s = lib.resolve("rdma_destroy_id", &f->destroy_id);
+    if (s) s = lib.resolve("rdma_bind_addr", &f->bind_addr);
+    if (s) s = lib.resolve("rdma_join_multicast_ex", &f->join_multicast_ex);
+    if (s) s = lib.resolve("rdma_leave_multicast", &f->leave_multicast);
+    if (s) s = lib.resolve("rdma_get_cm_event", &f->get_cm_event);
+    if (s) s = lib.resolve("rdma_ack_cm_event", &f->ack_cm_event);
+    if (s) s = lib.resolve("rdma_event_str", &f->event_str);
+    return s;
+}
+
+// The table, or why there is none (the same answer for the process's life).
+Status rdma_cm(const RdmaCm **out) {
+    static OnDemandLibrary lib("librdmacm.so.1", "PLEXUS_LIBRDMACM", "InfiniBand multicast (the RDMA CM's group join)");
+    static RdmaCm table{};
+    static const Status resolved = resolve_all(lib, &table);
+    *out = &table;
+    return resolved;
 }
 
 }  // namespace
@@ -35,20 +76,22 @@ bool grh_is_multicast(const uint8_t *grh) {
 
 Status IbMulticastGroup::join(const ibv_gid &port_gid, const ibv_gid &mgid, ibv_qp *qp, ibv_pd *pd,
                               int timeout_ms, std::unique_ptr<IbMulticastGroup> *out) {
+    const RdmaCm *cm = nullptr;
+    if (Status s = rdma_cm(&cm); !s) return s;
     std::unique_ptr<IbMulticastGroup> g(new IbMulticastGroup);
     g->mgid_ = mgid;
-    g->channel_ = rdma_create_event_channel();
+    g->channel_ = cm->create_event_channel();
     if (!g->channel_) return cm_error("rdma_create_event_channel");
-    if (rdma_create_id(g->channel_, &g->id_, nullptr, RDMA_PS_UDP)) return cm_error("rdma_create_id");
+    if (cm->create_id(g->channel_, &g->id_, nullptr, RDMA_PS_UDP)) return cm_error("rdma_create_id");
     sockaddr_ib local = ib_sockaddr(port_gid);
-    if (rdma_bind_addr(g->id_, reinterpret_cast<sockaddr *>(&local)))
+    if (cm->bind_addr(g->id_, reinterpret_cast<sockaddr *>(&local)))
         return cm_error("rdma_bind_addr to the port's GID (AF_IB; the kernel's RDMA CM must support it)");
     g->group_ = ib_sockaddr(mgid);
     rdma_cm_join_mc_attr_ex attr{};
     attr.comp_mask = RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS;
     attr.join_flags = RDMA_MC_JOIN_FLAG_FULLMEMBER;
     attr.addr = reinterpret_cast<sockaddr *>(&g->group_);
-    if (rdma_join_multicast_ex(g->id_, &attr, nullptr)) return cm_error("rdma_join_multicast_ex");
+    if (cm->join_multicast_ex(g->id_, &attr, nullptr)) return cm_error("rdma_join_multicast_ex");
     ibv_ah_attr path{};
     if (Status s = g->wait_joined(timeout_ms, &path); !s) return s;
     g->ah_ = ibv_create_ah(pd, &path);  // in the QP's protection domain, not the CM's
@@ -68,14 +111,16 @@ Status IbMulticastGroup::wait_joined(int timeout_ms, ibv_ah_attr *path) {
         return Status::error(PLEXUS_ERR_TIMEOUT, "the subnet administrator did not answer the multicast join within " +
                                                      std::to_string(timeout_ms) + " ms (is a subnet manager running?)");
     if (ready < 0) return cm_error("poll on the RDMA CM event channel");
+    const RdmaCm *cm = nullptr;
+    if (Status s = rdma_cm(&cm); !s) return s;
     rdma_cm_event *ev = nullptr;
-    if (rdma_get_cm_event(channel_, &ev)) return cm_error("rdma_get_cm_event");
+    if (cm->get_cm_event(channel_, &ev)) return cm_error("rdma_get_cm_event");
     const rdma_cm_event_type type = ev->event;
     const int status = ev->status;
     *path = ev->param.ud.ah_attr;
-    rdma_ack_cm_event(ev);
+    cm->ack_cm_event(ev);
     if (type != RDMA_CM_EVENT_MULTICAST_JOIN)
-        return Status::error(PLEXUS_ERR_NOT_AVAILABLE, std::string("multicast join refused: ") + rdma_event_str(type) +
+        return Status::error(PLEXUS_ERR_NOT_AVAILABLE, std::string("multicast join refused: ") + cm->event_str(type) +
                                                            " (status " + std::to_string(status) + ")");
     joined_ = true;
     mlid_ = path->dlid;
@@ -85,9 +130,11 @@ Status IbMulticastGroup::wait_joined(int timeout_ms, ibv_ah_attr *path) {
 IbMulticastGroup::~IbMulticastGroup() {
     if (ah_) ibv_destroy_ah(ah_);
     if (attached_qp_) ibv_detach_mcast(attached_qp_, &mgid_, mlid_);
-    if (joined_) rdma_leave_multicast(id_, reinterpret_cast<sockaddr *>(&group_));
-    if (id_) rdma_destroy_id(id_);
-    if (channel_) rdma_destroy_event_channel(channel_);
+    const RdmaCm *cm = nullptr;
+    if (!rdma_cm(&cm)) return;  // nothing of the CM's was made
+    if (joined_) cm->leave_multicast(id_, reinterpret_cast<sockaddr *>(&group_));
+    if (id_) cm->destroy_id(id_);
+    if (channel_) cm->destroy_event_channel(channel_);
 }
 
 }  // namespace plexus::runtime::dgram
