@@ -81,10 +81,12 @@ if grep -q '^[^ ]* rate ' "$data"; then
 fi
 
 if grep -q '^[^ ]* merge ' "$data"; then
-  start merge.png "first Intercomm_merge after a spawn of P children by P parents, us (max over processes)" 1
+  start merge.png "first Intercomm_merge after a spawn, us (max over processes)" 2
   clauses=''
-  for c in $configs; do series "m_$c" "\$1 == \"$c\" && \$2 == \"merge\"" '$3, $5' "$c"; done
-  panel "" 'set logscale xy; set xlabel "parents (= children)"; set ylabel "us"; set xrange [0.8:5]; set xtics (1, 2, 4)'
+  for c in $configs; do series "m_$c" "\$1 == \"$c\" && \$2 == \"merge\" && \$3 == \$4" '$3, $5' "$c"; done
+  panel "P parents + P children" 'set logscale xy; set xlabel "parents"; set ylabel "us"; set xrange [0.8:5]; set xtics (1, 2, 4)'
+  for c in $configs; do series "m4_$c" "\$1 == \"$c\" && \$2 == \"merge\" && \$4 == 4" '$3, $5' "$c"; done
+  panel "P parents + 4 children" 'set logscale xy; set xlabel "parents"; set ylabel "us"; set xrange [0.8:5]; set xtics (1, 2, 4)'
   finish merge.png
 fi
 

@@ -68,6 +68,9 @@ else
 fi
 run_timeout=${run_timeout:-180} stall=60
 parents="1 2 4"
+# P parents spawning P children (the paper's Fig. 6), and one or two parents spawning 4 (the
+# issue's "a spawn of 4 children").
+merge_groups="1+1 1+4 2+2 2+4 4+4"
 children=1,2,4,8
 
 bench_results "$results_arg"
@@ -217,9 +220,9 @@ if want rate; then
   for c in $active; do measure "$c" rate 1 "$run_timeout" '' --seconds "$rate_s"; done
 fi
 if want merge; then
-  echo "Intercomm_merge after a spawn: P parents, P children, first merge + $merge_iters merges"
-  for n in $parents; do for c in $active; do
-    measure "$c" merge "$n" "$run_timeout" '' --children "$n" --iters "$merge_iters"
+  echo "Intercomm_merge after a spawn: groups $merge_groups (parents+children), first merge + $merge_iters merges"
+  for g in $merge_groups; do for c in $active; do
+    measure "$c" merge "${g%+*}" "$run_timeout" "c${g#*+}" --children "${g#*+}" --iters "$merge_iters"
   done; done
 fi
 if want connect; then
