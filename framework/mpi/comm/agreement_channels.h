@@ -31,12 +31,23 @@ public:
     explicit BridgedChannel(Comm *inter);
     int allreduce(uint64_t *values, size_t n, ReduceOp op) override;
 
+    // A word the leaders trade on the channel's first allreduce, beside its values: the local
+    // leader's `mine` goes to the remote leader, and every process of each group learns both
+    // leaders' words from its own leader's broadcast (mine(), theirs() after that allreduce).
+    // MPI_Intercomm_merge's high travels so, saving the leaders' separate swap and broadcast: on
+    // an oversubscribed node every message step is a wait for a process to get a CPU.
+    void carry(uint64_t mine) { carry_[0] = mine; carrying_ = true; }
+    uint64_t leaders_word() const { return carry_[0]; }
+    uint64_t remote_leaders_word() const { return carry_[1]; }
+
 private:
     Comm *local_;
     int leader_;
     Comm *bridge_;
     int remote_leader_;
     int tag_;
+    bool carrying_ = false;
+    uint64_t carry_[2] = {0, 0};  // this group's leader's word, the remote leader's
 };
 
 }  // namespace plexus::mpi

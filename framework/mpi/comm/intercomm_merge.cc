@@ -5,30 +5,23 @@
 #include "mpi/comm/agreement_channels.h"
 #include "mpi/comm/comm_build.h"
 #include "mpi/comm/comm_build_common.h"
-#include "mpi/comm/internal_collectives.h"
-#include "mpi/comm/internal_tags.h"
 
 namespace plexus::mpi {
 
 int intercomm_merge(Comm *inter, bool high, Comm **out) {
     constexpr const char *fn = "MPI_Intercomm_merge";
     build::reap();
-    Comm *local = inter->local_comm;
-    uint32_t highs[2] = {high, 0};  // this group's leader's, the remote leader's
-    if (local->rank == 0) {
-        if (int rc = internal::sendrecv(inter, 0, tags::kLeaderExchange, &highs[0], sizeof highs[0], &highs[1],
-                                        sizeof highs[1]))
-            return build::step_failed(fn, inter, "exchanging high between the leaders", rc);
-    }
-    if (int rc = internal::bcast(local, highs, sizeof highs, 0))
-        return build::step_failed(fn, inter, "spreading the remote group's high", rc);
-    const ProcTable &procs = g_mpi->procs();
-    const bool local_first = highs[0] != highs[1]
-                                 ? highs[0] == 0
-                                 : procs.at(inter->local_procs[0]) < procs.at(inter->remote_procs[0]);
+    // The leaders' highs ride on the context-id agreement's first exchange (one leader swap and
+    // one local broadcast fewer than trading them first).
     BridgedChannel channel(inter);
+    channel.carry(high ? 1 : 0);
     std::vector<uint32_t> ids;
     if (int rc = build::agree(fn, inter, channel, 1, &ids)) return rc;
+    const uint64_t local_high = channel.leaders_word(), remote_high = channel.remote_leaders_word();
+    const ProcTable &procs = g_mpi->procs();
+    const bool local_first = local_high != remote_high
+                                 ? local_high == 0
+                                 : procs.at(inter->local_procs[0]) < procs.at(inter->remote_procs[0]);
     const ProcList &first = local_first ? inter->local_procs : inter->remote_procs;
     const ProcList &second = local_first ? inter->remote_procs : inter->local_procs;
     ProcList all = first;
