@@ -106,13 +106,17 @@ void MpiState::build(const char *function) {
     setup_predefined_comms();
 }
 
-// More ranks of the job on this node than CPUs: waiting ranks give their CPU away at once, unless
-// the user chose the spin count.
+// More ranks of the job on this node than CPUs: waiting ranks give their CPU away at once and
+// soon sleep (BackoffPolicy::for_oversubscribed_node), unless the user chose the spin count
+// (then nothing changes) or the yield count (then only the spinning goes).
 void MpiState::adapt_progress_to_node(const runtime::JobInfo &job) {
-    const mca::Param *spin = core_->params().find("runtime_progress_spin_count");
-    if (!job.oversubscribed()) return;
-    if (spin && spin->source != mca::SourceKind::Default) return;
-    core_->progress().set_policy(core_->progress().policy().yielding_at_once());
+    auto user_set = [this](const char *name) {
+        const mca::Param *p = core_->params().find(name);
+        return p && p->source != mca::SourceKind::Default;
+    };
+    if (!job.oversubscribed() || user_set("runtime_progress_spin_count")) return;
+    runtime::ProgressEngine &engine = core_->progress();
+    engine.set_policy(engine.policy().for_oversubscribed_node(user_set("runtime_progress_yield_count")));
 }
 
 void MpiState::setup_predefined_comms() {

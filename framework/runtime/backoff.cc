@@ -35,6 +35,12 @@ BackoffPolicy BackoffPolicy::yielding_at_once() const {
     return p;
 }
 
+BackoffPolicy BackoffPolicy::for_oversubscribed_node(bool keep_yield_count) const {
+    BackoffPolicy p = yielding_at_once();
+    if (!keep_yield_count) p.yield_count = std::min(p.yield_count, kOversubscribedYields);
+    return p;
+}
+
 void Backoff::give_away() {
     const uint64_t past_spin = idle_polls_ - policy_.spin_count;
     if (past_spin <= policy_.yield_count || policy_.max_sleep_us == 0) {

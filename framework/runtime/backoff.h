@@ -25,6 +25,13 @@ struct BackoffPolicy {
     // (what Open MPI's mpi_yield_when_idle does), since spinning only delays the process that
     // holds the work.
     BackoffPolicy yielding_at_once() const;
+    // What an oversubscribed node gets unless the user chose: no spinning, and at most
+    // kOversubscribedYields yields before the sleeps. sched_yield does not reliably hand the CPU
+    // over (Linux's fair scheduler often hands it straight back to the yielder: a waiting rank
+    // was seen keeping its CPU for 50-500 us of yields while the rank it waited for sat runnable
+    // on the same CPU, bench/dpm/README.md); a sleeping waiter leaves the run queue.
+    static constexpr uint32_t kOversubscribedYields = 10;
+    BackoffPolicy for_oversubscribed_node(bool keep_yield_count) const;
     bool spins_forever() const { return spin_count == std::numeric_limits<uint32_t>::max(); }
 };
 

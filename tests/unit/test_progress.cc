@@ -154,6 +154,27 @@ TEST_F(ProgressWait, AnOversubscribedNodeYieldsAtTheFirstIdlePoll) {
     EXPECT_EQ(engine.policy().yield_count, 5u) << "only the spinning goes";
 }
 
+TEST_F(ProgressWait, AnOversubscribedNodeSleepsAfterAFewYields) {
+    BackoffPolicy p = engine.policy();
+    p.yield_count = 1000;
+    engine.set_policy(p.for_oversubscribed_node(false));
+    Script s;
+    s.finish_at = 20;
+    ASSERT_EQ(wait_for(s), PLEXUS_SUCCESS);
+    EXPECT_EQ(engine.stats().spins, 0u);
+    EXPECT_EQ(g_yields, static_cast<int>(BackoffPolicy::kOversubscribedYields));
+    EXPECT_EQ(g_sleeps.size(), 19u - BackoffPolicy::kOversubscribedYields);
+}
+
+TEST_F(ProgressWait, AnOversubscribedNodeKeepsAYieldCountTheUserChose) {
+    BackoffPolicy p = engine.policy();
+    p.yield_count = 1000;
+    const BackoffPolicy q = p.for_oversubscribed_node(true);
+    EXPECT_EQ(q.spin_count, 0u);
+    EXPECT_EQ(q.yield_count, 1000u);
+    EXPECT_EQ(p.for_oversubscribed_node(false).yield_count, BackoffPolicy::kOversubscribedYields);
+}
+
 TEST_F(ProgressWait, ZeroMaxSleepOnlyYields) {
     BackoffPolicy p = engine.policy();
     p.max_sleep_us = 0;
