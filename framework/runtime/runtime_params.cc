@@ -53,8 +53,9 @@ std::vector<mca::ParamSpec> runtime_specs() {
                  "raise it for latency when every rank has a core of its own", 5),
         int_spec("progress_yield_count", d.progress.yield_count, 0, kU32,
                  "Idle polls each followed by sched_yield() before a waiting process starts to "
-                 "sleep; unless set, at most 10 where a node has more ranks than CPUs (a yield "
-                 "often hands the CPU straight back, a sleep leaves it to the rank with the work)", 5),
+                 "sleep; unless set, at most 10 where the job has more ranks on the node than "
+                 "CPUs (a yield often hands the CPU straight back, a sleep leaves it to the rank "
+                 "with the work)", 5),
         int_spec("progress_min_sleep_us", d.progress.min_sleep_us, 1, 1000000,
                  "The first sleep of a waiting process that keeps finding nothing; each further "
                  "idle poll doubles it up to runtime_progress_max_sleep_us", 6),
