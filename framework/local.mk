@@ -31,6 +31,7 @@ framework_libplexus_la_SOURCES = \
 	framework/runtime/spawn_request.h framework/runtime/backend.h \
 	framework/runtime/singleton_backend.h framework/runtime/singleton_backend.cc \
 	framework/runtime/modex.h framework/runtime/modex.cc \
+	framework/runtime/peer_secrets.h framework/runtime/peer_secrets.cc \
 	framework/runtime/runtime.h framework/runtime/runtime.cc
 nodist_framework_libplexus_la_SOURCES = framework/mca/static_components.cc
 framework_libplexus_la_LIBADD = $(HWLOC_LIBS) $(LTDL_LIBS)
@@ -64,6 +65,8 @@ plexussdkinclude_HEADERS = \
 	framework/include/plexus/sdk/btl_entry_points.hpp framework/include/plexus/sdk/btl_limits.hpp \
 	framework/include/plexus/sdk/btl_module.hpp framework/include/plexus/sdk/btl_fast_channel.hpp
 pkgconfig_DATA += framework/plexus-component.pc
+# configure reads the versions the .pc file states from component.h: a new minor there reruns it.
+CONFIG_STATUS_DEPENDENCIES = $(top_srcdir)/framework/include/plexus/component.h
 # osc components: the module filled from a window class, the fair lock on shared words; dpm
 # components: a spawn's outcome shared with every parent, the module filled from its entry points;
 # timestamped trace lines of a protocol that spans processes (sdk/timeline.hpp); HMAC-SHA256

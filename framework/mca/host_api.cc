@@ -272,6 +272,22 @@ int ipv4_interfaces(plexus_ipv4_interface_t *out, size_t max, size_t *count) {
     return PLEXUS_SUCCESS;
 }
 
+// ---- 1.6 ----
+
+int peer_secrets(const char *nspace, uint32_t rank, uint8_t *buf, size_t max, size_t *count) {
+    if (!nspace || !count || (max > 0 && !buf)) return PLEXUS_ERR_BAD_PARAM;
+    *count = 0;
+    runtime::Runtime *rt = running();
+    if (!rt) return PLEXUS_ERR_NOT_AVAILABLE;
+    if (rt->job().nspace == nspace) return PLEXUS_ERR_NOT_FOUND;  // the job secret's
+    const std::vector<runtime::PeerSecrets::Secret> all = rt->peer_secrets().of({nspace, rank});
+    static_assert(runtime::PeerSecrets::kBytes == PLEXUS_PEER_SECRET_LEN);
+    for (size_t i = 0; i < all.size() && i < max; ++i)
+        std::memcpy(buf + i * PLEXUS_PEER_SECRET_LEN, all[i].data(), PLEXUS_PEER_SECRET_LEN);
+    *count = all.size();
+    return all.empty() ? PLEXUS_ERR_NOT_FOUND : PLEXUS_SUCCESS;
+}
+
 const plexus_host_api_t kTable = {
     sizeof(plexus_host_api_t), PLEXUS_HOST_API_MAJOR, PLEXUS_HOST_API_MINOR,
     param_register, param_lookup, log, verbosity, progress_register, progress_unregister,
@@ -286,6 +302,8 @@ const plexus_host_api_t kTable = {
     proc_on_this_node,
     // 1.5
     ipv4_interfaces,
+    // 1.6
+    peer_secrets,
 };
 
 }  // namespace

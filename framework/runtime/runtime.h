@@ -13,6 +13,7 @@
 #include "runtime/job_info.h"
 #include "runtime/job_secret.h"
 #include "runtime/modex.h"
+#include "runtime/peer_secrets.h"
 #include "runtime/runtime_params.h"
 
 namespace plexus::runtime {
@@ -44,6 +45,8 @@ public:
     Status shm_prefix(std::string *out) const;  // "plexus-<16 hex>-"
 
     Modex &modex() { return *modex_; }
+    // Secrets shared with other jobs' processes (their meetings'); host API peer_secrets.
+    PeerSecrets &peer_secrets() { return peer_secrets_; }
     // The init fence: commits every card put so far and fences the namespace. Later calls are
     // plain fences.
     Status fence_init();
@@ -80,6 +83,7 @@ private:
     RuntimeSettings settings_;
     std::unique_ptr<Backend> backend_;
     std::unique_ptr<Modex> modex_;
+    PeerSecrets peer_secrets_;
     std::optional<JobSecret> secret_;
     std::string secret_source_;
 };

@@ -9,7 +9,7 @@ unit_tests = \
 	tests/unit/test_process_settings \
 	tests/unit/test_selection_list tests/unit/test_selection \
 	tests/unit/test_topology tests/unit/test_repository \
-	tests/unit/test_progress tests/unit/test_modex \
+	tests/unit/test_progress tests/unit/test_modex tests/unit/test_peer_secrets \
 	tests/unit/test_runtime_singleton tests/unit/test_runtime_secret \
 	tests/unit/test_host_api_runtime
 check_PROGRAMS += $(unit_tests)

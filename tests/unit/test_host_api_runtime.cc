@@ -52,10 +52,10 @@ TEST_F(HostApiRuntime, ParamIsSetTellsTheUsersSettingFromTheDefault) {
     EXPECT_EQ(host->param_is_set(nullptr), PLEXUS_ERR_BAD_PARAM);
 }
 
-TEST_F(HostApiRuntime, TheTableIsVersionOneFiveAndHasEveryNewMember) {
-    EXPECT_EQ(PLEXUS_HOST_API_MINOR, 5);
+TEST_F(HostApiRuntime, TheTableIsVersionOneSixAndHasEveryNewMember) {
+    EXPECT_EQ(PLEXUS_HOST_API_MINOR, 6);
     EXPECT_EQ(host->major, PLEXUS_HOST_API_MAJOR);
-    EXPECT_EQ(host->minor, 5);
+    EXPECT_EQ(host->minor, 6);
     EXPECT_EQ(host->struct_size, sizeof(plexus_host_api_t));
     // What a component built for 1.1 checks before calling the last member.
     EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, progress_wait) + sizeof(void *));
@@ -64,6 +64,7 @@ TEST_F(HostApiRuntime, TheTableIsVersionOneFiveAndHasEveryNewMember) {
     EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, param_is_set) + sizeof(void *));
     EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, proc_on_this_node) + sizeof(void *));
     EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, ipv4_interfaces) + sizeof(void *));
+    EXPECT_GE(host->struct_size, offsetof(plexus_host_api_t, peer_secrets) + sizeof(void *));
     for (const void *fn : {(const void *)host->job_info, (const void *)host->job_secret,
                            (const void *)host->shm_name_prefix, (const void *)host->modex_put,
                            (const void *)host->modex_get, (const void *)host->fence,
@@ -169,6 +170,36 @@ TEST_F(HostApiRuntime, Ipv4InterfacesListLoopbackAndCountBeyondTheRoom) {
     EXPECT_TRUE(lo) << "127.0.0.1 is not among the interfaces";
     EXPECT_EQ(host->ipv4_interfaces(nullptr, 2, &count), PLEXUS_ERR_BAD_PARAM);
     EXPECT_EQ(host->ipv4_interfaces(ifs.data(), 1, nullptr), PLEXUS_ERR_BAD_PARAM);
+}
+
+// Host API 1.6: the secrets registered for another job's process, newest first, a short buffer
+// counted and never overrun; none for this job's processes (theirs is the job secret) or a
+// forgotten one.
+TEST_F(HostApiRuntime, PeerSecretsAreTheRegisteredOnesNewestFirst) {
+    runtime::RuntimeSession rt;
+    ASSERT_TRUE(rt.status());
+    runtime::PeerSecrets::Secret a{}, b{};
+    a.fill(0xa1);
+    b.fill(0xb2);
+    rt->peer_secrets().add({"other-job", 3}, a);
+    rt->peer_secrets().add({"other-job", 3}, b);
+    uint8_t buf[3 * PLEXUS_PEER_SECRET_LEN];
+    std::memset(buf, 0x55, sizeof buf);
+    size_t count = 9;
+    ASSERT_EQ(host->peer_secrets("other-job", 3, buf, 1, &count), PLEXUS_SUCCESS);
+    EXPECT_EQ(count, 2u);
+    EXPECT_EQ(std::memcmp(buf, b.data(), PLEXUS_PEER_SECRET_LEN), 0);
+    EXPECT_EQ(buf[PLEXUS_PEER_SECRET_LEN], 0x55) << "written beyond max";
+    ASSERT_EQ(host->peer_secrets("other-job", 3, buf, 3, &count), PLEXUS_SUCCESS);
+    EXPECT_EQ(std::memcmp(buf + PLEXUS_PEER_SECRET_LEN, a.data(), PLEXUS_PEER_SECRET_LEN), 0);
+    EXPECT_EQ(host->peer_secrets("other-job", 4, buf, 3, &count), PLEXUS_ERR_NOT_FOUND);
+    EXPECT_EQ(count, 0u);
+    rt->peer_secrets().add({rt->job().nspace, 0}, a);
+    EXPECT_EQ(host->peer_secrets(rt->job().nspace.c_str(), 0, buf, 3, &count), PLEXUS_ERR_NOT_FOUND);
+    EXPECT_EQ(rt->peer_secrets().forget({"other-job", 3}), 2u);
+    EXPECT_EQ(host->peer_secrets("other-job", 3, buf, 3, &count), PLEXUS_ERR_NOT_FOUND);
+    EXPECT_EQ(host->peer_secrets(nullptr, 3, buf, 3, &count), PLEXUS_ERR_BAD_PARAM);
+    EXPECT_EQ(host->peer_secrets("other-job", 3, nullptr, 1, &count), PLEXUS_ERR_BAD_PARAM);
 }
 
 TEST_F(HostApiRuntime, SecretAndPrefixAgreeWithTheRuntime) {

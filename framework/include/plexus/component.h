@@ -92,16 +92,19 @@ typedef int (*plexus_progress_fn_t)(void *ctx);
  * struct_size covers it and that it is set (PLEXUS_HOST_HAS, plexus/sdk/host.hpp), never
  * struct_size against its own sizeof(plexus_host_api_t). */
 #define PLEXUS_HOST_API_MAJOR 1
-#define PLEXUS_HOST_API_MINOR 5  /* 1.1: job info, secret, shm prefix, modex, fence, abort, wait
+#define PLEXUS_HOST_API_MINOR 6  /* 1.1: job info, secret, shm prefix, modex, fence, abort, wait
                                   * 1.2: mem_bind_local
                                   * 1.3: shm, dgram service tables; param_is_set
                                   * 1.4: proc_on_this_node
-                                  * 1.5: ipv4_interfaces */
+                                  * 1.5: ipv4_interfaces
+                                  * 1.6: peer_secrets */
 
 /* Who this process is in its job (host API 1.1). The caller sets struct_size to
  * sizeof(plexus_job_info_t) as it was built; the core fills what both know. */
 #define PLEXUS_NSPACE_MAX 256
 #define PLEXUS_JOB_SECRET_LEN 32
+/* A secret shared with a process of another job (host API 1.6, peer_secrets). */
+#define PLEXUS_PEER_SECRET_LEN 32
 typedef struct plexus_job_info {
     uint32_t struct_size;
     uint32_t rank;        /* in the job (namespace) */
@@ -235,6 +238,19 @@ struct plexus_host_api {
      * most max entries of out and sets *count to how many there are (more than max: call again
      * with more room). PLEXUS_ERR_NOT_AVAILABLE when the system cannot list them. */
     int (*ipv4_interfaces)(plexus_ipv4_interface_t *out, size_t max, size_t *count);
+
+    /* ---- Added in 1.6. ---- */
+
+    /* The secrets this process shares with process (nspace, rank) of another job, newest first:
+     * one per meeting of two groups that both took part in (MPI_Comm_spawn, accept/connect,
+     * join), agreed by the dpm component and registered when the inter-communicator was built;
+     * dropped when MPI_Comm_disconnect leaves no communicator reaching the process. What proves a
+     * connection between jobs (the job secret, job_secret, only ever serves within the job).
+     * Copies at most max secrets of PLEXUS_PEER_SECRET_LEN bytes into buf (max *
+     * PLEXUS_PEER_SECRET_LEN bytes) and sets *count to how many there are.
+     * PLEXUS_ERR_NOT_FOUND (and *count 0) when there is none: no meeting joined this process and
+     * that one, nspace is this job's, or a dpm component before dpm services 1.4 agreed none. */
+    int (*peer_secrets)(const char *nspace, uint32_t rank, uint8_t *buf, size_t max, size_t *count);
 };
 
 /* Helpers for writing a descriptor. */

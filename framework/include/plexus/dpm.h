@@ -55,7 +55,18 @@ typedef struct plexus_dpm_remote_group {
     uint32_t size;                  /* processes in the remote group */
     const plexus_dpm_proc_t *procs; /* size entries, in the remote group's rank order */
     uint32_t context_id;            /* agreed by both groups (services->context_id) */
+    /* ---- dpm services 1.4 (a shorter struct_size: none) ---- */
+    /* PLEXUS_PEER_SECRET_LEN bytes both groups agreed during this meeting, the same at every
+     * process of both (NULL: none). intercomm_create registers it for every remote process, and
+     * the other group for ours: BTLs that authenticate connections between jobs prove it (host
+     * API peer_secrets, btl_tcp). Agree it over the meeting's authenticated channel and keep it
+     * from anybody else: whoever holds it may connect to the local group's processes as a remote
+     * one. */
+    const uint8_t *pair_secret;
 } plexus_dpm_remote_group_t;
+
+/* The size of the description before dpm services 1.4 (no pair_secret). */
+#define PLEXUS_DPM_REMOTE_GROUP_SIZE_1_3 (offsetof(plexus_dpm_remote_group_t, context_id) + sizeof(uint32_t))
 
 /* One command of MPI_Comm_spawn_multiple (MPI_Comm_spawn: one). Info keys the MPI layer passes
  * on: host, path, wdir, arch, soft; a component ignores what it cannot do, as MPI allows. */
@@ -71,9 +82,10 @@ typedef struct plexus_dpm_command {
 
 /* ------------------------------------------------------------------ services */
 #define PLEXUS_DPM_SERVICES_MAJOR 1
-#define PLEXUS_DPM_SERVICES_MINOR 3 /* 1.1: local_proc, publish_as, lookup_wait, comm_self
+#define PLEXUS_DPM_SERVICES_MINOR 4 /* 1.1: local_proc, publish_as, lookup_wait, comm_self
                                      * 1.2: own_cards, provide_cards
-                                     * 1.3: unpublish_as */
+                                     * 1.3: unpublish_as
+                                     * 1.4: the remote group's pair_secret */
 
 /* How long a value publish_as publishes lives. */
 #define PLEXUS_DPM_PERSIST_DEFAULT 0    /* the job manager's default */

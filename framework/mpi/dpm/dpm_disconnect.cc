@@ -98,9 +98,13 @@ void drop_endpoints(const std::vector<uint32_t> &gone) {
     pml.bml().del_procs(gone);
     for (uint32_t p : gone) pml.forget_peer(p);
     // Their business cards served add_procs alone (btl.h: a BTL keeps no pointer into a card):
-    // with no communicator reaching them, the runtime's copies go too (host API modex_get).
+    // with no communicator reaching them, the runtime's copies go too (host API modex_get), and
+    // so do the secrets shared with them (a later meeting agrees a new one).
     if (runtime::Runtime *rt = runtime::Runtime::current())
-        for (uint32_t p : gone) rt->modex().forget(g_mpi->procs().at(p));
+        for (uint32_t p : gone) {
+            rt->modex().forget(g_mpi->procs().at(p));
+            rt->peer_secrets().forget(g_mpi->procs().at(p));
+        }
 }
 
 void discard(plexus_coll_comm_t *built) {

@@ -2,6 +2,8 @@
 // from a remote group that a dpm component learnt from the other job instead of over a bridge.
 #include "mpi/dpm/dpm_intercomm.h"
 
+#include <cstddef>
+#include <cstring>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "mpi/dpm/dpm.h"
 #include "mpi/dpm/dpm_disconnect.h"
 #include "mpi/mpi_state.h"
+#include "runtime/runtime.h"
 
 namespace plexus::mpi::dpm {
 
@@ -78,6 +81,18 @@ int reach(const ProcList &ids) {
     return MPI_SUCCESS;
 }
 
+// The meeting's pair secret, for every remote process (dpm services 1.4): what btl_tcp proves to
+// them and they to us (runtime/peer_secrets.h). Registered before any BTL reaches them, dropped
+// with their cards (drop_endpoints).
+void register_pair_secret(const plexus_dpm_remote_group_t &remote, const ProcList &ids) {
+    const bool has = remote.struct_size >= offsetof(plexus_dpm_remote_group_t, pair_secret) + sizeof remote.pair_secret;
+    runtime::Runtime *rt = runtime::Runtime::current();
+    if (!has || !remote.pair_secret || !rt) return;
+    runtime::PeerSecrets::Secret s;
+    std::memcpy(s.data(), remote.pair_secret, s.size());
+    for (uint32_t id : ids) rt->peer_secrets().add(g_mpi->procs().at(id), s);
+}
+
 }  // namespace
 
 int intercomm_create(Comm *comm, const plexus_dpm_remote_group_t &remote, Comm **out) {
@@ -102,6 +117,7 @@ int intercomm_create(Comm *comm, const plexus_dpm_remote_group_t &remote, Comm *
         return rc;
     }
     Comm *c = build::make_inter(remote.context_id, local_id[0], comm->local_procs, ids, comm->rank, comm);
+    register_pair_secret(remote, ids);
     if (int rc = reach(ids)) {
         // Half built: the object and the endpoints of the processes reached before the one that
         // failed, unless another communicator reaches them too.

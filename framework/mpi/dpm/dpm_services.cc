@@ -151,7 +151,8 @@ int intercomm_create_of(plexus_coll_comm_t *comm, const plexus_dpm_remote_group_
                         plexus_coll_comm_t **intercomm) {
     Comm *c = object(comm);
     if (!c || c->inter) return MPI_ERR_COMM;
-    if (!remote || remote->struct_size < sizeof *remote || !intercomm) return MPI_ERR_ARG;
+    // A module built before dpm services 1.4 passes the shorter description (no pair secret).
+    if (!remote || remote->struct_size < PLEXUS_DPM_REMOTE_GROUP_SIZE_1_3 || !intercomm) return MPI_ERR_ARG;
     Comm *out = nullptr;
     if (int rc = intercomm_create(c, *remote, &out)) return rc;
     *intercomm = coll::handle(out);
