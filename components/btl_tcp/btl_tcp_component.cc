@@ -41,7 +41,7 @@ void install_entry_points(plexus_btl_module_t *m) {
 struct Tcp {
     static constexpr plexus::sdk::Identity identity{
         "plexus-btl-tcp", "BSD-3-Clause",
-        "TCP/IPv4 between hosts: non-blocking sockets on the progress engine, connections proven by the job secret",
+        "TCP/IPv4 between hosts: non-blocking sockets on the progress engine, connections proven by the job secret (between jobs: their meeting's)",
         {1, 0, 0}};
 
     static int register_params(const plexus_host_api_t *host, const plexus_component_t *self) {

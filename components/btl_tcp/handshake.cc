@@ -64,6 +64,15 @@ bool HandshakeKey::connector_mac(const Hello &hello, const uint8_t (&nonce)[kNon
     return mac("connect", hello, nonce, out);
 }
 
+bool HandshakeKey::key_id(uint8_t (&out)[kKeyIdBytes]) const {
+    if (!key_ready()) return false;
+    static constexpr char kIdLabel[] = "plexus btl_tcp key id v1";
+    uint8_t full[kMacBytes];
+    hmac(key_.data(), key_.size(), reinterpret_cast<const uint8_t *>(kIdLabel), sizeof kIdLabel - 1, full);
+    std::memcpy(out, full, sizeof out);
+    return true;
+}
+
 bool same_mac(const uint8_t (&a)[kMacBytes], const uint8_t (&b)[kMacBytes]) {
     return CRYPTO_memcmp(a, b, kMacBytes) == 0;
 }

@@ -1,5 +1,6 @@
-// The proof of the job secret that opens every connection: the key derived from the secret, the
-// two MACs over the hello and the acceptor's nonce, and the checks of what a stranger may send.
+// The proof of a secret that opens every connection (the job secret within a job, the secret of
+// their meeting between jobs: key_choice.h): the key derived from the secret, the two MACs over
+// the hello and the acceptor's nonce, and the checks of what a stranger may send.
 #pragma once
 
 #include <array>
@@ -23,6 +24,10 @@ public:
     // hello and the acceptor's nonce under its own label, so neither can stand for the other.
     bool acceptor_mac(const Hello &hello, const uint8_t (&nonce)[kNonceBytes], uint8_t (&out)[kMacBytes]) const;
     bool connector_mac(const Hello &hello, const uint8_t (&nonce)[kNonceBytes], uint8_t (&out)[kMacBytes]) const;
+    // What a hello names the key by: HMAC of a label of its own under the key, cut short. The
+    // acceptor finds which of the secrets it shares with the caller this is without trying each
+    // in a MAC, and the id tells nothing of the key.
+    bool key_id(uint8_t (&out)[kKeyIdBytes]) const;
 
 private:
     static constexpr size_t kSecretBytes = 64;

@@ -1,5 +1,6 @@
-// Connections: accepted or made on first use, then the handshake that proves the job secret both
-// ways (hello, challenge, proof, verdict: wire.h). When both processes connect at once, both keep
+// Connections: accepted or made on first use, then the handshake that proves a secret both ways
+// (hello, challenge, proof, verdict: wire.h): the job secret within the job, the secret of their
+// meeting between jobs (key_choice.h). When both processes connect at once, both keep
 // the connection the process of the lower (namespace, rank) made: the other side's acceptor says
 // so in its verdict, and the losing attempt is closed once its verdict arrives, so no legitimate
 // connection is ever cut in the middle of its handshake (what a stranger's is counted as).
@@ -121,9 +122,17 @@ void TcpModule::apply_connection_options(int fd, const std::string &where) {
         host_->log(self_, PLEXUS_LOG_WARN, "connection with %s: %s", where.c_str(), why.c_str());
 }
 
-// Tries the peer's addresses in order until a connect starts.
+// Tries the peer's addresses in order until a connect starts. A peer of another job with which
+// this process shares no secret cannot be proven at any address: it fails at once, named.
 void TcpModule::start_connect(Endpoint *ep) {
     if (ep->conn || ep->out || ep->failed || ep->peer_connects) return;
+    PairKey key;
+    uint8_t key_id[kKeyIdBytes];
+    if (std::string why; !key_to(host_, nspace_, ep->nspace, ep->rank, &key, key_id, &why)) {
+        ep->last_error = why;
+        fail_peer(ep, why);
+        return;
+    }
     while (ep->next_candidate < ep->candidates.size()) {
         const CardAddress &a = ep->candidates[ep->next_candidate++];
         Fd fd;
@@ -135,6 +144,8 @@ void TcpModule::start_connect(Endpoint *ep) {
         Conn *c = new_conn(std::move(fd), ConnRole::Out, ConnState::Connecting, address_text(a.addr, ep->port),
                            params_.connect_timeout);
         c->ep = ep;
+        c->pair_key = key;
+        std::memcpy(c->hello.key_id, key_id, sizeof key_id);  // make_hello keeps it (on_connected)
         ep->out = c;
         return;
     }
@@ -155,8 +166,11 @@ void TcpModule::on_connected(Conn *c) {
     if (const int err = connect_result(c->fd.get()); err != 0) return connect_failed(c, errno_text(err));
     apply_connection_options(c->fd.get(), c->where);
     Endpoint *ep = c->ep;
+    uint8_t key_id[kKeyIdBytes];
+    std::memcpy(key_id, c->hello.key_id, sizeof key_id);
     if (!make_hello(nspace_, rank_, ep->nspace, ep->rank, &c->hello))
         return connect_failed(c, "cannot make a hello (namespace too long, or no randomness)");
+    std::memcpy(c->hello.key_id, key_id, sizeof key_id);
     expect_record(c, ConnState::AwaitChallenge, sizeof(Challenge));
     watch(c, EPOLLIN);
     if (!send_record(c, &c->hello, sizeof c->hello)) connect_failed(c, "sending the hello: " + errno_text(errno));
@@ -170,7 +184,7 @@ int TcpModule::read_handshake(Conn *c) {
     if (n <= 0) {
         const std::string why = n == 0 ? "closed during the handshake" : "handshake: " + errno_text(errno);
         if (c->role == ConnRole::Out) connect_failed(c, why);
-        else refuse(c, why + " (before proving the job secret)");
+        else refuse(c, why + " (before proving a secret)");
         return 0;
     }
     c->hs_have += static_cast<size_t>(n);
@@ -207,10 +221,14 @@ int TcpModule::on_hello(Conn *c) {
         refuse(c, "called rank " + std::to_string(h.to_rank) + " of job " + h.to_nspace + ", not this process");
         return 0;
     }
+    if (std::string why; !key_from(host_, nspace_, h, &c->pair_key, &why)) {
+        refuse(c, why);
+        return 0;
+    }
     c->hello = h;
     Challenge ch{};
     ch.magic = kChallengeMagic;
-    if (!random_bytes(c->nonce, sizeof c->nonce) || !key_.acceptor_mac(h, c->nonce, ch.mac)) {
+    if (!random_bytes(c->nonce, sizeof c->nonce) || !key_of(c).acceptor_mac(h, c->nonce, ch.mac)) {
         refuse(c, "no randomness or MAC here to answer with");
         return 0;
     }
@@ -223,16 +241,17 @@ int TcpModule::on_hello(Conn *c) {
 int TcpModule::on_challenge(Conn *c) {
     const Challenge ch = record_of<Challenge>(c);
     uint8_t expected[kMacBytes];
-    if (ch.magic != kChallengeMagic || !key_.acceptor_mac(c->hello, ch.nonce, expected) || !same_mac(expected, ch.mac)) {
+    if (ch.magic != kChallengeMagic || !key_of(c).acceptor_mac(c->hello, ch.nonce, expected) ||
+        !same_mac(expected, ch.mac)) {
         ++refused_;
-        last_refusal_ = c->where + ": answered without proving the job secret (not our peer)";
+        last_refusal_ = c->where + ": answered without proving the " + secret_name(c) + " (not our peer)";
         host_->log(self_, PLEXUS_LOG_WARN, "%s: %s", describe(c->ep).c_str(), last_refusal_.c_str());
-        connect_failed(c, "it did not prove the job secret");
+        connect_failed(c, "it did not prove the " + secret_name(c));
         return 0;
     }
     Proof p{};
     p.magic = kProofMagic;
-    if (!key_.connector_mac(c->hello, ch.nonce, p.mac)) {
+    if (!key_of(c).connector_mac(c->hello, ch.nonce, p.mac)) {
         connect_failed(c, "cannot compute the proof");
         return 0;
     }
@@ -253,8 +272,9 @@ bool TcpModule::keep_incoming(const Endpoint *ep, const Hello &h) const {
 int TcpModule::on_proof(Conn *c) {
     const Proof p = record_of<Proof>(c);
     uint8_t expected[kMacBytes];
-    if (p.magic != kProofMagic || !key_.connector_mac(c->hello, c->nonce, expected) || !same_mac(expected, p.mac)) {
-        refuse(c, "did not prove the job secret");
+    if (p.magic != kProofMagic || !key_of(c).connector_mac(c->hello, c->nonce, expected) ||
+        !same_mac(expected, p.mac)) {
+        refuse(c, "did not prove the " + secret_name(c));
         return 0;
     }
     const std::pair<std::string, uint32_t> who{c->hello.from_nspace, c->hello.from_rank};
@@ -310,11 +330,18 @@ void TcpModule::adopt(Endpoint *ep, Conn *c) {
     if (!ep->queue.empty() && c->hs_out.empty()) flush(ep);
 }
 
+std::string TcpModule::secret_name(const Conn *c) const {
+    if (!c->pair_key) return "job secret";
+    const std::string other = c->role == ConnRole::Out && c->ep ? c->ep->nspace : std::string(c->hello.from_nspace);
+    return "secret shared with job " + other;
+}
+
 void TcpModule::refuse(Conn *c, const std::string &why) {
     ++refused_;
     last_refusal_ = (c->where.empty() ? std::string("unknown address") : c->where) + ": " + why;
     host_->log(self_, refused_ == 1 ? PLEXUS_LOG_WARN : PLEXUS_LOG_DETAIL,
-               "closed a connection that did not prove the job secret (%s)", last_refusal_.c_str());
+               "closed a connection that did not prove the job secret or one shared with its job (%s)",
+               last_refusal_.c_str());
     kill(c);
 }
 

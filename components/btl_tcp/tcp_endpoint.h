@@ -6,10 +6,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "business_card.h"
+#include "handshake.h"
 #include "socket_util.h"
 #include "wire.h"
 
@@ -37,6 +39,8 @@ struct Conn {
     std::string where;       // "a.b.c.d:port" of the other end, for messages
     int64_t deadline_ns = 0; // of the handshake
     Hello hello{};           // sent (Out) or received (In): both MACs cover it
+    // The key this handshake proves between jobs (key_choice.h); null within the job: the job's.
+    std::shared_ptr<const HandshakeKey> pair_key;
     uint8_t nonce[kNonceBytes] = {};  // the acceptor's
     // Handshake record being read, and handshake bytes the socket has not taken yet.
     std::vector<uint8_t> hs_in;

@@ -70,7 +70,7 @@ TcpModule::~TcpModule() {
         if (c->state != ConnState::Dead) close_gracefully(c.get());
     if (refused_ > 0)
         host_->log(self_, PLEXUS_LOG_WARN,
-                   "refused %llu connection(s) that did not prove the job secret (the last: %s)",
+                   "refused %llu connection(s) that did not prove the job secret or one shared with their job (the last: %s)",
                    static_cast<unsigned long long>(refused_), last_refusal_.c_str());
 }
 

@@ -22,6 +22,7 @@
 #include "business_card.h"
 #include "handshake.h"
 #include "interfaces.h"
+#include "key_choice.h"
 #include "socket_util.h"
 #include "tcp_endpoint.h"
 #include "tcp_params.h"
@@ -84,6 +85,9 @@ private:
     bool keep_incoming(const Endpoint *ep, const Hello &h) const;
     void adopt(Endpoint *ep, Conn *c);
     void refuse(Conn *c, const std::string &why);
+    // The key c's handshake proves, and what it is called in messages.
+    const HandshakeKey &key_of(const Conn *c) const { return c->pair_key ? *c->pair_key : key_; }
+    std::string secret_name(const Conn *c) const;
     void expect_record(Conn *c, ConnState state, size_t bytes);
     bool send_record(Conn *c, const void *data, size_t len);
     void check_deadlines();

@@ -44,6 +44,7 @@ int TcpModule::admit(Endpoint *ep, size_t len) {
     if (!ep->conn) {
         if (!ep->connect_deadline_ns) ep->connect_deadline_ns = now_ns() + params_.connect_timeout * 1'000'000;
         start_connect(ep);
+        if (ep->failed) return PLEXUS_ERR_UNREACH;  // it cannot be proven (no secret shared with its job)
     }
     return PLEXUS_SUCCESS;
 }

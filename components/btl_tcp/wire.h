@@ -14,8 +14,10 @@ namespace plexus::btl_tcp {
 
 // 2: frames carry a kind, and an orderly close ends with a goodbye (version 1 had neither, so a
 // peer of version 1 would read every close as a failure: the hello refuses it).
-inline constexpr uint16_t kWireVersion = 2;
+// 3: the hello names the key it proves (key_id): between jobs, a secret of their meeting.
+inline constexpr uint16_t kWireVersion = 3;
 inline constexpr size_t kNonceBytes = 16;
+inline constexpr size_t kKeyIdBytes = 8;
 inline constexpr size_t kMacBytes = 32;  // HMAC-SHA256
 inline constexpr size_t kNspaceBytes = PLEXUS_NSPACE_MAX;
 
@@ -24,7 +26,9 @@ inline constexpr uint32_t kChallengeMagic = 0x43545850u;  // "PXTC"
 inline constexpr uint32_t kProofMagic = 0x50545850u;      // "PXTP"
 inline constexpr uint32_t kVerdictMagic = 0x56545850u;    // "PXTV"
 
-// 1, connector -> acceptor: who calls whom, and the connector's fresh nonce.
+// 1, connector -> acceptor: who calls whom, the connector's fresh nonce, and which key the
+// handshake proves: zero within a job (the job secret), else the id of the secret the two
+// processes share (handshake.h, key_choice.h).
 struct Hello {
     uint32_t magic;
     uint16_t version;
@@ -32,6 +36,7 @@ struct Hello {
     uint32_t from_rank;
     uint32_t to_rank;
     uint8_t nonce[kNonceBytes];
+    uint8_t key_id[kKeyIdBytes];
     char from_nspace[kNspaceBytes];  // NUL-terminated
     char to_nspace[kNspaceBytes];
 };

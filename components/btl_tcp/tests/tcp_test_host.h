@@ -1,6 +1,7 @@
 // The fake host API of btl_tcp's unit tests: one job "testjob" whose ranks are modules in this
 // process (the rank is whoever opens now), cards in a map, the job secret chosen per open (so a
-// stranger with another secret is one open away), and abort recorded instead of ending the test.
+// stranger with another secret is one open away), the secrets shared with other jobs' processes
+// in a map, and abort recorded instead of ending the test.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -27,6 +28,8 @@ inline std::string g_nspace = "testjob";
 inline uint8_t g_secret[PLEXUS_JOB_SECRET_LEN] = {1, 2, 3, 4, 5, 6, 7, 8};
 inline int g_local = 1;  // what proc_on_this_node answers (PLEXUS_ERR_NOT_FOUND: ask the card)
 inline std::map<std::pair<std::string, uint32_t>, std::vector<uint8_t>> g_cards;
+// What peer_secrets answers (host API 1.6), by the peer asked about, newest first.
+inline std::map<std::pair<std::string, uint32_t>, std::vector<std::vector<uint8_t>>> g_peer_secrets;
 inline std::vector<std::string> g_log;
 inline std::vector<std::pair<int, std::string>> g_aborts;
 
@@ -70,6 +73,15 @@ inline int fake_modex_get(const plexus_component_t *, const char *nspace, uint32
     *len = it->second.size();
     return PLEXUS_SUCCESS;
 }
+inline int fake_peer_secrets(const char *nspace, uint32_t rank, uint8_t *buf, size_t max, size_t *count) {
+    *count = 0;
+    auto it = g_peer_secrets.find({nspace, rank});
+    if (it == g_peer_secrets.end() || it->second.empty()) return PLEXUS_ERR_NOT_FOUND;
+    *count = it->second.size();
+    for (size_t i = 0; i < it->second.size() && i < max; ++i)
+        std::memcpy(buf + i * PLEXUS_PEER_SECRET_LEN, it->second[i].data(), PLEXUS_PEER_SECRET_LEN);
+    return PLEXUS_SUCCESS;
+}
 inline void fake_abort(int status, const char *msg) { g_aborts.emplace_back(status, msg ? msg : ""); }
 inline int fake_on_node(const char *, uint32_t) { return g_local; }
 // The machine's interfaces as the core lists them (host API 1.5): the real lookup.
@@ -93,6 +105,7 @@ inline plexus_host_api_t make_host() {
     h.abort = fake_abort;
     h.proc_on_this_node = fake_on_node;
     h.ipv4_interfaces = real_interfaces;
+    h.peer_secrets = fake_peer_secrets;
     return h;
 }
 inline const plexus_host_api_t kHost = make_host();
@@ -105,6 +118,7 @@ inline void reset() {
     std::memset(g_secret, 0, sizeof g_secret);
     for (size_t i = 0; i < sizeof g_secret; ++i) g_secret[i] = static_cast<uint8_t>(i * 7 + 1);
     g_cards.clear();
+    g_peer_secrets.clear();
     g_log.clear();
     g_aborts.clear();
 }

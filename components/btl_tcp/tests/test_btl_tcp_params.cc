@@ -147,7 +147,9 @@ TEST(TcpHandshake, MalformedHellosAreNamed) {
     bad.version = 7;
     EXPECT_EQ(check_hello(bad), "hello of wire version 7, this library speaks " + std::to_string(kWireVersion));
     bad.version = 1;  // before the goodbye frame: its closes would all read as failures
-    EXPECT_EQ(check_hello(bad), "hello of wire version 1, this library speaks 2");
+    EXPECT_EQ(check_hello(bad), "hello of wire version 1, this library speaks 3");
+    bad.version = 2;  // before the key id: between jobs it would prove the wrong secret
+    EXPECT_EQ(check_hello(bad), "hello of wire version 2, this library speaks 3");
     bad = h;
     std::memset(bad.to_nspace, 'x', sizeof bad.to_nspace);
     EXPECT_EQ(check_hello(bad), "hello with an unterminated namespace");
