@@ -1,6 +1,9 @@
 // The meeting of two groups.
 #include "meeting.h"
 
+#include <sys/random.h>
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,8 +35,8 @@ std::vector<Proc> local_group(const plexus_dpm_services_t *s, plexus_coll_comm_t
 // sender yet: the side that agreed last builds first and then sends its final proposal, the
 // other builds on reading it and answers; the first returns on the answer.
 int conclude(const plexus_dpm_services_t *s, Channel *ch, bool agreed_here, int root, plexus_coll_comm_t *comm,
-             const std::vector<Proc> &remote, uint32_t cid, plexus_coll_comm_t **intercomm,
-             const std::string &final_message = "") {
+             const std::vector<Proc> &remote, const std::vector<uint8_t> &secret, uint32_t cid,
+             plexus_coll_comm_t **intercomm, const std::string &final_message = "") {
     const bool is_root = s->coll->comm_rank(comm) == root;
     std::vector<plexus_dpm_proc_t> procs;
     for (const Proc &p : remote) procs.push_back({p.nspace.c_str(), p.rank});
@@ -42,13 +45,14 @@ int conclude(const plexus_dpm_services_t *s, Channel *ch, bool agreed_here, int 
     rg.size = static_cast<uint32_t>(procs.size());
     rg.procs = procs.data();
     rg.context_id = cid;
+    rg.pair_secret = secret.size() == kKeyBytes ? secret.data() : nullptr;
     const int built = s->intercomm_create(comm, &rg, intercomm);
     int rc = PLEXUS_DPM_SUCCESS;
     std::string answer;
     if (is_root) {
         mark("meeting: inter-communicator built on id %u", cid);
         // Whatever happened here, the other side hears it: it would wait for us otherwise.
-        rc = ch->send(agreed_here ? final_message : encode({built ? UINT32_MAX : cid, {}}));
+        rc = ch->send(agreed_here ? final_message : encode({built ? UINT32_MAX : cid, {}, {}}));
         if (rc == PLEXUS_DPM_SUCCESS && agreed_here) rc = ch->recv(&answer);
         if (rc == PLEXUS_DPM_SUCCESS && agreed_here) {
             std::string why;
@@ -66,6 +70,33 @@ int conclude(const plexus_dpm_services_t *s, Channel *ch, bool agreed_here, int 
     // The communicator exists here but the other side failed: nobody will use it, and the MPI
     // layer frees it with the error (dpm::meeting_result).
     return rc;
+}
+
+// This root's half of the pair secret (handshake_message.h); empty when the kernel has no
+// randomness, and then the groups share no secret (btl_tcp refuses to connect them, named).
+std::vector<uint8_t> random_half() {
+    std::vector<uint8_t> half(kKeyBytes);
+    size_t got = 0;
+    while (got < half.size()) {
+        const ssize_t n = ::getrandom(half.data() + got, half.size() - got, 0);
+        if (n <= 0) return {};
+        got += static_cast<size_t>(n);
+    }
+    return half;
+}
+
+// At the root: the other side's first message with its half of the secret replaced by the
+// secret itself (both halves XORed), which the root then spreads in its group as it came.
+std::string with_pair_secret(const std::string &in, const std::vector<uint8_t> &mine) {
+    std::string why;
+    std::optional<HandshakeMessage> m = decode(in, &why);
+    if (!m || m->key.empty()) return in;  // malformed (refused after the spread) or a later message
+    if (mine.size() != m->key.size()) {
+        m->key.clear();
+        return encode(*m);
+    }
+    for (size_t i = 0; i < mine.size(); ++i) m->key[i] ^= mine[i];
+    return encode(*m);
 }
 
 }  // namespace
@@ -88,12 +119,14 @@ int meet(const plexus_dpm_services_t *s, Channel *ch, bool starts, int root, ple
     uint32_t mine = UINT32_MAX;  // our last proposal
     std::string out;             // the root's next message
     bool group_sent = false;
+    const std::vector<uint8_t> half = is_root ? random_half() : std::vector<uint8_t>{};
     if (starts) {
         if (int rc = s->context_id(comm, 0, &mine)) return rc;
-        out = encode({mine, group});
+        out = encode({mine, group, half});
         group_sent = true;
     }
     std::vector<Proc> remote;
+    std::vector<uint8_t> secret;
     for (int round = 0; round < kMaxRounds; ++round) {
         int rc = PLEXUS_DPM_SUCCESS;
         std::string in;
@@ -101,6 +134,7 @@ int meet(const plexus_dpm_services_t *s, Channel *ch, bool starts, int root, ple
             if (!out.empty()) rc = ch->send(out);
             if (!out.empty()) mark("meeting: sent proposal %u", mine);
             if (rc == PLEXUS_DPM_SUCCESS) rc = ch->recv(&in);
+            if (rc == PLEXUS_DPM_SUCCESS) in = with_pair_secret(in, half);
             if (rc == PLEXUS_DPM_SUCCESS) mark("meeting: received the other side's message");
             if (rc != PLEXUS_DPM_SUCCESS) ch->abandon();
         }
@@ -112,16 +146,17 @@ int meet(const plexus_dpm_services_t *s, Channel *ch, bool starts, int root, ple
             return PLEXUS_DPM_ERR_INTERN;
         }
         if (remote.empty()) remote = std::move(m->group);
+        if (secret.empty()) secret = std::move(m->key);
         if (remote.empty()) {
             s->set_error("the other group's first message names no process");
             return PLEXUS_DPM_ERR_INTERN;
         }
         const uint32_t theirs = m->cid;
-        if (theirs == mine) return conclude(s, ch, false, root, comm, remote, mine, intercomm);
+        if (theirs == mine) return conclude(s, ch, false, root, comm, remote, secret, mine, intercomm);
         if (int c = s->context_id(comm, theirs, &mine)) return c;
-        out = encode({mine, group_sent ? std::vector<Proc>{} : group});
+        out = group_sent ? encode({mine, {}, {}}) : encode({mine, group, half});
         group_sent = true;
-        if (mine == theirs) return conclude(s, ch, true, root, comm, remote, mine, intercomm, out);
+        if (mine == theirs) return conclude(s, ch, true, root, comm, remote, secret, mine, intercomm, out);
     }
     s->set_error("no context id agreed after %d rounds", kMaxRounds);
     return PLEXUS_DPM_ERR_INTERN;

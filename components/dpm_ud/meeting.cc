@@ -1,6 +1,7 @@
 // The meeting of two groups, collective over each (meeting.h has the steps).
 #include "meeting.h"
 
+#include "pair_secret.h"
 #include "ud_module.h"
 
 #include <time.h>
@@ -88,6 +89,20 @@ void split_pair(const Bytes &in, Bytes *first, Bytes *second) {
     second->assign(in.begin() + static_cast<std::ptrdiff_t>(std::min(in.size(), sizeof len) + a), in.end());
 }
 
+// The pair secret rides in front of a step's data, so that the group learns it without a
+// collective step of its own.
+Bytes with_secret(const PairSecret &secret, const Bytes &rest) {
+    Bytes out(secret.begin(), secret.end());
+    out.insert(out.end(), rest.begin(), rest.end());
+    return out;
+}
+
+Bytes take_secret(const Bytes &in, PairSecret *secret) {
+    const size_t n = std::min(in.size(), secret->size());
+    std::memcpy(secret->data(), in.data(), n);
+    return Bytes(in.begin() + static_cast<std::ptrdiff_t>(n), in.end());
+}
+
 Message decoded(const Bytes &data) {
     std::string why;
     // The root decoded it already (or made it): it is whole.
@@ -131,7 +146,7 @@ int check_cards(const std::vector<ProcCards> &group, std::string *why) {
 // Every process keeps the other group's cards and builds; *status and *why at the root say
 // whether all of them did.
 int build(const MeetingContext &c, Group g, const std::vector<ProcCards> &remote, uint32_t cid,
-          plexus_coll_comm_t **intercomm, int *status, std::string *why) {
+          const PairSecret &secret, plexus_coll_comm_t **intercomm, int *status, std::string *why) {
     const plexus_dpm_services_t *s = c.s;
     int rc = PLEXUS_DPM_SUCCESS;
     std::vector<plexus_dpm_proc_t> procs;
@@ -144,6 +159,7 @@ int build(const MeetingContext &c, Group g, const std::vector<ProcCards> &remote
     rg.size = static_cast<uint32_t>(procs.size());
     rg.procs = procs.data();
     rg.context_id = cid;
+    rg.pair_secret = secret.data();
     // Called even after a refused card, so that nobody in this group waits for us in it.
     if (int built = s->intercomm_create(g.comm, &rg, intercomm); built && !rc) rc = built;
     std::vector<int> all;
@@ -214,10 +230,11 @@ int meet_as_starter(const MeetingContext &c, Group g, StarterRoot *root, uint64_
         if (rc == PLEXUS_DPM_SUCCESS && ack.cid == proposal &&
             !ask_cards(root, session, proposal, &mine, &cards_bytes, &why))
             rc = c.fail_class;
-        data = pair_of(ack_bytes, cards_bytes);
+        data = with_secret(root->pair_secret(), pair_of(ack_bytes, cards_bytes));
     }
     if (int e = spread(c, g, rc, why, &data)) return e;
-    split_pair(data, &ack_bytes, &cards_bytes);
+    PairSecret secret{};
+    split_pair(take_secret(data, &secret), &ack_bytes, &cards_bytes);
     const Message ack = decoded(ack_bytes);
     mark("starter: hello_ack spread%s", cards_bytes.empty() ? "" : " with the cards_ack");
     uint32_t theirs = ack.cid;
@@ -259,7 +276,7 @@ int meet_as_starter(const MeetingContext &c, Group g, StarterRoot *root, uint64_
     }
     int built = PLEXUS_DPM_SUCCESS;
     std::string built_why;
-    if (int e = build(c, g, theirs_cards.procs, proposal, intercomm, &built, &built_why)) return e;
+    if (int e = build(c, g, theirs_cards.procs, proposal, secret, intercomm, &built, &built_why)) return e;
     mark("starter: inter-communicator built");
     data.clear();
     if (at_root) {
@@ -306,6 +323,7 @@ int meet_as_answerer(const MeetingContext &c, Group g, AnswerRoot *root, int sta
         a.cid = ours;
         bool used_rc = false;
         if (root->reply_hello(a, wants_rc(c, total), &used_rc, &why)) rc = c.fail_class;
+        else data = with_secret(root->pair_secret(), {});
         c.host->log(c.self, PLEXUS_LOG_DECISION, "meeting %016llx with %s (%u processes of %s, %zu here): %s (dpm_ud_mode %s, auto threshold %d)",
                     static_cast<unsigned long long>(hello.session), root->peer().c_str(), hello.group_size,
                     hello.group_id.c_str(), mine.size(), used_rc ? "rc: the rest over TCP" : "ud: datagrams only",
@@ -313,6 +331,8 @@ int meet_as_answerer(const MeetingContext &c, Group g, AnswerRoot *root, int sta
         mark("answerer root: hello answered");
     }
     if (int e = spread(c, g, rc, why, &data)) return e;
+    PairSecret secret{};
+    take_secret(data, &secret);
     uint32_t theirs = hello.cid;
     for (int round = 0; theirs != ours; ++round) {
         if (round == kMaxRounds) {
@@ -353,7 +373,7 @@ int meet_as_answerer(const MeetingContext &c, Group g, AnswerRoot *root, int sta
     }
     int built = PLEXUS_DPM_SUCCESS;
     std::string built_why;
-    if (int e = build(c, g, cards.procs, ours, intercomm, &built, &built_why)) return e;
+    if (int e = build(c, g, cards.procs, ours, secret, intercomm, &built, &built_why)) return e;
     mark("answerer: inter-communicator built");
     data.clear();
     if (at_root) {

@@ -18,6 +18,8 @@ int StarterRoot::hello(Message h, Message *ack, std::string *why) {
     }
     if (ack->kind != Kind::hello_ack || ack->session != h.session)
         return *why = peer() + " answered the hello with " + kind_name(ack->kind), PLEXUS_ERROR;
+    session_ = h.session;
+    theirs_ = ack->nonce;
     if (!ack->rc) return PLEXUS_SUCCESS;
     uint32_t ip = 0;
     uint16_t udp_port = 0;
@@ -39,6 +41,8 @@ int StarterRoot::request(const Message &m, Message *reply, std::string *why) {
     return PLEXUS_SUCCESS;
 }
 
+PairSecret StarterRoot::pair_secret() const { return dpm_ud::pair_secret(key_, session_, nonce_, theirs_); }
+
 std::string StarterRoot::peer() const {
     if (rc_) return rc_->peer();
     return stream_ ? stream_->peer() : "the answering root at " + address_text(to_);
@@ -49,9 +53,11 @@ int AnswerRoot::reply_hello(Message ack, bool want_rc, bool *used_rc, std::strin
     std::unique_ptr<Listener> listener;
     uint32_t ip = 0;
     uint16_t udp_port = 0;
+    // In every mode: the pair secret is derived from it (and rc's proofs).
+    if (!random_bytes(ack.nonce.data(), ack.nonce.size())) return *why = "getrandom failed", PLEXUS_ERROR;
+    ours_ = ack.nonce;
     if (want_rc && ep_ && udp_parts(ep_->address(), &ip, &udp_port)) {
         if (int rc = Listener::open(ip, &listener, why)) return rc;
-        if (!random_bytes(ack.nonce.data(), ack.nonce.size())) return *why = "getrandom failed", PLEXUS_ERROR;
         ack.rc = 1;
         ack.rc_port = listener->port();
     }
@@ -95,6 +101,10 @@ int AnswerRoot::reply(const Message &m, std::string *why) {
     Stream *s = rc_ ? rc_.get() : stream_;
     if (s) return s->send(m, why);
     return ep_->respond(from_, m, why);
+}
+
+PairSecret AnswerRoot::pair_secret() const {
+    return dpm_ud::pair_secret(key_, hello_.session, hello_.nonce, ours_);
 }
 
 std::string AnswerRoot::peer() const {

@@ -11,6 +11,7 @@
 
 #include "address.h"
 #include "endpoint.h"
+#include "pair_secret.h"
 #include "rc_connection.h"
 #include "stream.h"
 #include "wire.h"
@@ -36,6 +37,8 @@ public:
     int request(const Message &m, Message *reply, std::string *why);
     std::string peer() const;
     bool over_rc() const { return rc_ != nullptr; }
+    // The groups' shared secret (pair_secret.h), once the hello was answered.
+    PairSecret pair_secret() const;
 
 private:
     Endpoint *ep_ = nullptr;
@@ -44,6 +47,8 @@ private:
     Stream *stream_ = nullptr;
     std::unique_ptr<Stream> rc_;
     Nonce nonce_{};
+    uint64_t session_ = 0;
+    Nonce theirs_{};  // the hello_ack's
     std::string silence_;
     std::string gone_;
     int timeout_ms_;
@@ -66,6 +71,8 @@ public:
     int next(Kind k, Message *m, std::string *why);
     int reply(const Message &m, std::string *why);
     std::string peer() const;
+    // The groups' shared secret (pair_secret.h), once the hello was answered.
+    PairSecret pair_secret() const;
 
 private:
     Endpoint *ep_ = nullptr;
@@ -73,6 +80,7 @@ private:
     Stream *stream_ = nullptr;
     Message hello_;
     Key key_{};
+    Nonce ours_{};  // the hello_ack's
     std::unique_ptr<Stream> rc_;
     int timeout_ms_;
 };

@@ -22,7 +22,7 @@
 using namespace plexus::dpm_pmix;
 
 TEST(DpmPmixMessage, RoundTripWithGroup) {
-    HandshakeMessage m{4242, {{"plexrun-77-1", 0}, {"plexrun-77-1", 1}, {"other", 4000000000u}}};
+    HandshakeMessage m{4242, {{"plexrun-77-1", 0}, {"plexrun-77-1", 1}, {"other", 4000000000u}}, {}};
     std::string why;
     auto back = decode(encode(m), &why);
     ASSERT_TRUE(back) << why;
@@ -32,10 +32,36 @@ TEST(DpmPmixMessage, RoundTripWithGroup) {
 
 TEST(DpmPmixMessage, RoundTripWithoutGroup) {
     std::string why;
-    auto back = decode(encode({7, {}}), &why);
+    auto back = decode(encode({7, {}, {}}), &why);
     ASSERT_TRUE(back) << why;
     EXPECT_EQ(back->cid, 7u);
     EXPECT_TRUE(back->group.empty());
+    EXPECT_TRUE(back->key.empty());
+}
+
+// The first message carries the root's half of the pair secret, before the group.
+TEST(DpmPmixMessage, RoundTripWithKeyHalf) {
+    std::vector<uint8_t> half(kKeyBytes);
+    for (size_t i = 0; i < half.size(); ++i) half[i] = static_cast<uint8_t>(i * 37 + 250);
+    HandshakeMessage m{9, {{"ns", 0}}, half};
+    const std::string text = encode(m);
+    EXPECT_NE(text.find("cid 9\nkey fa1f44"), std::string::npos) << text;
+    std::string why;
+    auto back = decode(text, &why);
+    ASSERT_TRUE(back) << why;
+    EXPECT_EQ(back->key, half);
+    EXPECT_EQ(back->group, m.group);
+}
+
+TEST(DpmPmixMessage, AMalformedKeyIsRefused) {
+    std::string why;
+    EXPECT_FALSE(decode("cid 3\nkey 00\n", &why));
+    EXPECT_NE(why.find("64 hex digits"), std::string::npos) << why;
+    EXPECT_FALSE(decode("cid 3\nkey " + std::string(64, 'g') + "\n", &why));
+    EXPECT_FALSE(decode("cid 3\nkey " + std::string(64, 'A') + "\n", &why));  // lower case only
+    // One key, before the group.
+    EXPECT_FALSE(decode("cid 3\nproc ns 0\nkey " + std::string(64, '0') + "\n", &why));
+    EXPECT_FALSE(decode("cid 3\nkey " + std::string(64, '0') + "\nkey " + std::string(64, '1') + "\n", &why));
 }
 
 TEST(DpmPmixMessage, GarbageIsRefused) {

@@ -2,7 +2,8 @@
 // the version and exactly the entry points named (plexus/sdk/dpm_module.hpp), dpm_ud's module is
 // complete; and when the other root vanishes after the cards (the exchange failing mid-way), each
 // side returns the meeting's error class naming what it waited for, with the inter-communicator it
-// had built still in *intercomm, which is how the core learns what to free (dpm.h).
+// had built still in *intercomm, which is how the core learns what to free (dpm.h); two roots that
+// meet hand the same pair secret to their cores, which the key and each nonce change.
 #include <gtest/gtest.h>
 
 #include <sys/socket.h>
@@ -11,13 +12,17 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <atomic>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <plexus/sdk/dpm_module.hpp>
 
 #include "components/dpm_ud/meeting.h"
+#include "components/dpm_ud/pair_secret.h"
 #include "components/dpm_ud/roots.h"
 #include "components/dpm_ud/stream.h"
 #include "components/dpm_ud/ud_module.h"
@@ -76,7 +81,9 @@ plexus_coll_comm_t *const kLocal = reinterpret_cast<plexus_coll_comm_t *>(0x1000
 plexus_coll_comm_t *const kBuilt = reinterpret_cast<plexus_coll_comm_t *>(0x2000);
 constexpr uint32_t kCid = 7;
 
-int g_built = 0;
+std::atomic<int> g_built{0};  // both roots build at once in the pair-secret test
+std::mutex g_secrets_lock;
+std::vector<std::vector<uint8_t>> g_secrets;  // each build's pair secret (empty: none)
 uint32_t g_agreed = kCid;  // the id intercomm_create must be given
 std::string g_error;
 
@@ -111,6 +118,11 @@ int context_id(plexus_coll_comm_t *, uint32_t at_least, uint32_t *cid) {
 int intercomm_create(plexus_coll_comm_t *, const plexus_dpm_remote_group_t *remote, plexus_coll_comm_t **out) {
     ++g_built;
     EXPECT_EQ(remote->context_id, g_agreed);
+    {
+        std::lock_guard<std::mutex> g(g_secrets_lock);
+        const uint8_t *p = remote->pair_secret;
+        g_secrets.push_back(p ? std::vector<uint8_t>(p, p + PLEXUS_PEER_SECRET_LEN) : std::vector<uint8_t>{});
+    }
     *out = kBuilt;
     return 0;
 }
@@ -152,6 +164,7 @@ struct FakeCore {
         c.timeout_ms = 2000;
         c.fail_class = PLEXUS_DPM_ERR_PORT;
         g_built = 0;
+        g_secrets.clear();
         g_agreed = kCid;
         g_error.clear();
     }
@@ -195,7 +208,7 @@ TEST(DpmUdMeeting, AnAnswererWhoseStarterVanishesAfterTheCardsFailsKeepingWhatIt
     EXPECT_EQ(rc, PLEXUS_DPM_ERR_PORT);
     EXPECT_NE(g_error.find("reading from the vanishing starter: the other side closed the connection"), std::string::npos)
         << g_error;
-    EXPECT_EQ(g_built, 1);
+    EXPECT_EQ(g_built.load(), 1);
     EXPECT_EQ(inter, kBuilt);  // half-built: the core frees it, knowing it from here
 }
 
@@ -227,7 +240,7 @@ TEST(DpmUdMeeting, AStarterWhoseAnswererVanishesBeforeDoneFailsKeepingWhatItBuil
     EXPECT_EQ(rc, PLEXUS_DPM_ERR_PORT);
     // Writing done or reading its answer, whichever met the closed socket first.
     EXPECT_NE(g_error.find("the vanishing answerer"), std::string::npos) << g_error;
-    EXPECT_EQ(g_built, 1);
+    EXPECT_EQ(g_built.load(), 1);
     EXPECT_EQ(inter, kBuilt);
 }
 
@@ -275,8 +288,57 @@ TEST(DpmUdMeeting, AStarterWhoseIdDiffersAgreesInARoundAndMeets) {
     const int rc = meet_as_starter(core.c, {kLocal, 0}, &root, 44, PLEXUS_DPM_SUCCESS, "", &inter);
     answerer.join();
     EXPECT_EQ(rc, PLEXUS_DPM_SUCCESS) << g_error;
-    EXPECT_EQ(g_built, 1);
+    EXPECT_EQ(g_built.load(), 1);
     EXPECT_EQ(inter, kBuilt);
+}
+
+// Two roots meeting over a socket (a join: no key) give their cores one and the same secret,
+// not zero.
+TEST(DpmUdMeeting, BothGroupsBuildWithTheSamePairSecret) {
+    int sv[2];
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    FakeCore core;
+    int answer_rc = -1;
+    std::thread answerer([&] {
+        Stream st(sv[1], true, 2000, "starter");
+        std::string why;
+        Message hello;
+        ASSERT_EQ(st.recv(&hello, &why), 0) << why;
+        AnswerRoot root(&st, hello, 2000);
+        plexus_coll_comm_t *inter = nullptr;
+        answer_rc = meet_as_answerer(core.c, {kLocal, 0}, &root, PLEXUS_DPM_SUCCESS, "", &inter);
+    });
+    Stream stream(sv[0], true, 2000, "the answerer");
+    StarterRoot root(&stream, 2000);
+    plexus_coll_comm_t *inter = nullptr;
+    const int rc = meet_as_starter(core.c, {kLocal, 0}, &root, 45, PLEXUS_DPM_SUCCESS, "", &inter);
+    answerer.join();
+    EXPECT_EQ(rc, PLEXUS_DPM_SUCCESS) << g_error;
+    EXPECT_EQ(answer_rc, PLEXUS_DPM_SUCCESS) << g_error;
+    ASSERT_EQ(g_secrets.size(), 2u);
+    ASSERT_EQ(g_secrets[0].size(), size_t{PLEXUS_PEER_SECRET_LEN});
+    EXPECT_EQ(g_secrets[0], g_secrets[1]);
+    EXPECT_NE(g_secrets[0], std::vector<uint8_t>(PLEXUS_PEER_SECRET_LEN, 0));
+}
+
+TEST(DpmUdPairSecret, TheKeyTheSessionAndEachNonceChangeIt) {
+    Key k{};
+    k.fill(1);
+    Nonce s{}, a{};
+    s.fill(2);
+    a.fill(3);
+    const PairSecret base = pair_secret(k, 7, s, a);
+    EXPECT_EQ(base, pair_secret(k, 7, s, a));
+    Key k2 = k;
+    k2[31] ^= 1;
+    Nonce s2 = s, a2 = a;
+    s2[0] ^= 1;
+    a2[15] ^= 1;
+    EXPECT_NE(base, pair_secret(k2, 7, s, a));
+    EXPECT_NE(base, pair_secret(k, 8, s, a));
+    EXPECT_NE(base, pair_secret(k, 7, s2, a));
+    EXPECT_NE(base, pair_secret(k, 7, s, a2));
+    EXPECT_NE(base, pair_secret(k, 7, a, s));  // the roles are not interchangeable
 }
 
 }  // namespace
