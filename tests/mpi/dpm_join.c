@@ -23,7 +23,10 @@ static int tcp_pair(void)
         socklen_t len = sizeof a;
         CHECK(getsockname(l, (struct sockaddr *)&a, &len) == 0, "getsockname failed");
         int port = ntohs(a.sin_port);
-        CHECK_MPI(MPI_Send(&port, 1, MPI_INT, 1, 1, MPI_COMM_WORLD));
+        /* Synchronous: accept() below blocks outside MPI, so the port must have reached rank 1
+         * before it; a standard send may return with the message still waiting for this process
+         * to progress (over btl_tcp, the connection's handshake). */
+        CHECK_MPI(MPI_Ssend(&port, 1, MPI_INT, 1, 1, MPI_COMM_WORLD));
         fd = accept(l, NULL, NULL);
         close(l);
     } else {

@@ -119,6 +119,7 @@ include tests/mpi/tcp.mk
 include tests/mpi/dpm.mk
 include tests/mpi/dpm_sm.mk
 include tests/mpi/dpm_ud.mk
+include tests/mpi/dpm_tcp.mk
 include tests/mpi/osc_sm.mk
 include tests/mpi/osc_async.mk
 
