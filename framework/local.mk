@@ -32,6 +32,7 @@ framework_libplexus_la_SOURCES = \
 	framework/runtime/singleton_backend.h framework/runtime/singleton_backend.cc \
 	framework/runtime/modex.h framework/runtime/modex.cc \
 	framework/runtime/peer_secrets.h framework/runtime/peer_secrets.cc \
+	framework/runtime/on_demand_library.h \
 	framework/runtime/runtime.h framework/runtime/runtime.cc
 nodist_framework_libplexus_la_SOURCES = framework/mca/static_components.cc
 framework_libplexus_la_LIBADD = $(HWLOC_LIBS) $(LTDL_LIBS)
