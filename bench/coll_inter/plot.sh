@@ -5,7 +5,7 @@
 set -eu
 data=$1 outdir=$2 colls=$3
 command -v gnuplot >/dev/null || { echo "gnuplot not installed: no plots"; exit 0; }
-names() { case $1 in shm_inter) echo "Plexus shm_inter" ;; shm_poll) echo "Plexus shm_inter, polling waits" ;; basic) echo "Plexus basic" ;; openmpi) echo "Open MPI" ;; mpich) echo MPICH ;; esac; }
+names() { case $1 in shm_inter) echo "Plexus shm_inter" ;; shm_poll) echo "Plexus shm_inter, polling waits" ;; shm_pair) echo "Plexus shm_inter, no union" ;; basic) echo "Plexus basic" ;; openmpi) echo "Open MPI" ;; mpich) echo MPICH ;; esac; }
 for c in ${colls//,/ }; do
   configs=$(awk -v c="$c" '$1 == c { print $2 }' "$data" | sort -u | tr '\n' ' ')
   [ -n "$configs" ] || continue
@@ -17,7 +17,7 @@ set logscale y; set xlabel 'bytes'; set ylabel 'us per call'; set key top left
 "
   for g in $configs; do
     clauses=''
-    for e in shm_inter shm_poll basic openmpi mpich; do
+    for e in shm_inter shm_pair shm_poll basic openmpi mpich; do
       rows=$(awk -v c="$c" -v g="$g" -v e="$e" '$1 == c && $2 == g && $3 == e { print ($1 == "barrier" ? 1 : $4), $5 }' "$data")
       [ -n "$rows" ] || continue
       script="$script\$d_${e}_${g/+/_} << EOD

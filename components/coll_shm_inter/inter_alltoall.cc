@@ -1,4 +1,7 @@
-// MPI_Alltoall on an inter-communicator for large blocks: still pairwise, as in the paper (a
+// MPI_Alltoall on an inter-communicator. Both groups on one node and small send buffers (a slot
+// each): one phase over the union of both groups (inter_local.h), every process writing its
+// whole send buffer into its slot and reading its block of each slot of the other group.
+// Otherwise, for large blocks: still pairwise, as in the paper (a
 // local phase gains nothing), but every pair on one node moves its block by single copy instead
 // of by messages. Each process sends every process of the other group a descriptor of its packed
 // send buffer; each reads its block of every peer's buffer (peer j's block for me starts at my
@@ -7,11 +10,13 @@
 // the block and it travels by point-to-point. Smaller blocks (past neither side's
 // coll_shm_inter_alltoall_single_copy_bytes) are declined: coll_basic's pairwise messages.
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "inter_link.h"
 #include "inter_local.h"
 #include "shm_buffer.h"
+#include "shm_decide.h"
 #include "shm_functions.h"
 #include "shm_tags.h"
 
@@ -35,6 +40,26 @@ int post_all(const plexus_coll_services_t *svc, int n, Make make) {
     return rc ? rc : waited;
 }
 
+int union_alltoall(Call &c, TwoLevel &both, Packed &out, Packed &in) {
+    const size_t block_in = in.bytes() / static_cast<size_t>(c.remote_size);
+    // The other group's processes each send one block to each of this group's.
+    if (!union_exchange_fits(*c.m->env.params, out.bytes(),
+                             block_in * static_cast<size_t>(c.size)))
+        return PLEXUS_COLL_DECLINE;
+    if (out.bytes() == 0 && block_in == 0) return PLEXUS_COLL_SUCCESS;
+    if (int rc = out.pack()) return rc;
+    const int lo = union_other(c);
+    const size_t at = static_cast<size_t>(c.rank) * block_in;
+    const int rc =
+        both.engine().exchange(out.data(), out.bytes(), lo, lo + c.remote_size, [&](auto slot_of) {
+            for (int j = 0; j < c.remote_size; ++j)
+                std::memcpy(in.data() + static_cast<size_t>(j) * block_in, slot_of(lo + j) + at,
+                            block_in);
+            return PLEXUS_COLL_SUCCESS;
+        });
+    return rc ? rc : in.unpack();
+}
+
 }  // namespace
 
 int inter_alltoall(plexus_coll_module_t *self, const void *sendbuf, int sendcount,
@@ -49,6 +74,10 @@ int inter_alltoall(plexus_coll_module_t *self, const void *sendbuf, int sendcoun
     Packed out, in;
     if (int rc = out.init(svc, sendbuf, total_out, sendtype)) return rc;
     if (int rc = in.init(svc, recvbuf, total_in, recvtype)) return rc;
+    int made = PLEXUS_COLL_SUCCESS;
+    if (TwoLevel *both = union_two(c, &made))
+        if (int rc = union_alltoall(c, *both, out, in); rc != PLEXUS_COLL_DECLINE) return rc;
+    if (made) return made;
     const size_t block_out = out.bytes() / static_cast<size_t>(peers);
     const size_t block_in = in.bytes() / static_cast<size_t>(peers);
     // Both groups see the same two block sizes (MPI's type-signature rule), so decide alike.

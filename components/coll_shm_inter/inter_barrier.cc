@@ -1,4 +1,5 @@
-// MPI_Barrier on an inter-communicator: the local group's fan-in reaches its leader, the two
+// MPI_Barrier on an inter-communicator. Both groups on one node: one barrier of flags over the
+// union of both (inter_local.h). Otherwise the local group's fan-in reaches its leader, the two
 // leaders swap an empty message, and each leader's fan-out releases its group: one tree
 // traversal each way, where a local barrier plus a local broadcast would take two. Nobody leaves
 // before every process of the other group has entered. A group spread over nodes (or without
@@ -24,6 +25,8 @@ int leaders_swap(Call &c) {
 int inter_barrier(plexus_coll_module_t *self, plexus_coll_comm_t *comm) {
     Call c = call_of(self, comm);
     int rc = PLEXUS_COLL_SUCCESS;
+    if (TwoLevel *both = union_two(c, &rc)) return both->barrier();
+    if (rc) return rc;
     TwoLevel *two = local_two(c, &rc);
     if (rc) return rc;
     if (two && two->single_node()) {

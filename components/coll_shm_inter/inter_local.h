@@ -55,6 +55,20 @@ int local_gather(Call &c, const void *sendbuf, int sendcount, plexus_coll_dtype_
                  void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype);
 int local_scatter(Call &c, const void *sendbuf, int sendcount, plexus_coll_dtype_t *sendtype,
                   void *recvbuf, int recvcount, plexus_coll_dtype_t *recvtype);
+// One node group over the union of both groups, when every process of both is on one node
+// (static groups on one machine, a parent and the children it spawned): then Barrier and the
+// small Allreduce, Allgather and Alltoall need no leaders' message at all, each one phase of
+// flags in one segment (README, "The union of the two groups"). Made at the first of these calls
+// (the same call in every process of both groups: the MPI layer hands all four down from every
+// process, unlike a rooted call's MPI_PROC_NULL side); the group whose
+// leader has the lower (host, pid) comes first. nullptr when it cannot be made (processes on
+// several nodes, coll_shm_inter_inter_union 0, no segment): the same answer in every process.
+// *rc: an error of the setup's messages.
+TwoLevel *union_two(Call &c, int *rc);
+// This process's group and the other group in the union: [lo, lo + size).
+inline int union_mine(const Call &c) { return c.m->both_lo; }
+inline int union_other(const Call &c) { return c.m->other_lo; }
+
 // The local group's TwoLevel, made on first use; nullptr when shared memory cannot serve the
 // group (every process of the group agrees). *rc: an error of the setup's messages.
 TwoLevel *local_two(Call &c, int *rc);

@@ -37,4 +37,12 @@ constexpr int kRootCombinesFrom = 3;
 Path decide_gather(const Params &p, size_t block, bool all, bool everyone_copies);
 Path decide_scatter(const Params &p, size_t block, bool everyone_copies);
 
+// The union of an inter-communicator's two groups on one node (inter_local.h, union_two).
+// Allreduce, Allgather, Alltoall: one phase in which every process writes what it sends into
+// its slot and reads the other group's slots, when the larger of the two sides' contributions
+// fits a slot (both groups see the same two sizes); else the local phases and the leaders.
+inline bool union_exchange_fits(const Params &p, size_t mine, size_t theirs) {
+    return (mine > theirs ? mine : theirs) <= p.chunk;
+}
+
 }  // namespace plexus::coll_shm_inter

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -93,6 +94,23 @@ public:
     // from there, and this process returns once all have (an inter-communicator Bcast whose
     // root shares the node: the group reads the root's buffer directly).
     int bcast_relay(void *data, size_t bytes, int32_t pid, uint64_t addr);
+
+    // One phase: this process writes bytes (<= layout().chunk) into its slot and posts; once
+    // processes [lo, hi) have posted, use(slot_of) reads theirs (slot_of(i): process i's slot)
+    // and returns 0 or an error class. What an inter-communicator's Allreduce, Allgather and
+    // Alltoall of small messages need over the union of both groups: each side reads the other's.
+    template <class Use>
+    int exchange(const void *in, size_t bytes, int lo, int hi, Use use) {
+        const uint64_t g = next_phase();
+        may_write(g);
+        if (bytes) std::memcpy(slot(g, rank_), in, bytes);
+        post(g);
+        for (int i = lo; i < hi; ++i)
+            if (i != rank_) wait_posted(i, g);
+        const int rc = use([this, g](int i) -> const uint8_t * { return slot(g, i); });
+        done(g);
+        return rc;
+    }
     // Reduction of items items of item_bytes each, in rank order (x0 op x1 op ...), so any
     // operation works; the result lands in out at root (every process when root < 0).
     // item_bytes <= layout().chunk.

@@ -20,6 +20,11 @@ struct Module {
     std::unique_ptr<TwoLevel>
         two;                   // intra: the communicator's; inter: the local group's, once made
     bool local_tried = false;  // inter: the local TwoLevel was attempted
+    // inter: one node group over both groups (inter_local.h, union_two), once tried; both_lo /
+    // other_lo: where this process's group and the other group start in it.
+    std::unique_ptr<TwoLevel> both;
+    bool both_tried = false;
+    int both_lo = 0, other_lo = 0;
     std::vector<uint8_t> temps[2];  // inter: the leaders' temporaries, kept between calls
 };
 

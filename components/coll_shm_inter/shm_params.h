@@ -34,6 +34,7 @@ struct Params {
     size_t leaders_single_copy_from = 0;    // inter-communicators: the leaders' exchange
     size_t alltoall_single_copy_from = 0;   // inter-communicators: Alltoall, per block
     size_t reduce_root_copy_from = 0;       // Reduce written into the root, which combines
+    bool inter_union = true;  // inter-communicators on one node: one segment over both groups
     FlagWaitPolicy wait;                    // how flag waits poll and sleep (spin as above)
 };
 

@@ -17,6 +17,25 @@ std::vector<std::vector<int>> node_groups(const std::vector<Record> &records) {
     return groups;
 }
 
+Peers Peers::of(const plexus_coll_services_t *svc, plexus_coll_comm_t *comm) {
+    Peers p;
+    p.svc = svc;
+    p.low = comm;
+    p.size = p.split = svc->comm_size(comm);
+    p.rank = svc->comm_rank(comm);
+    return p;
+}
+
+int Peers::send(const void *buf, int bytes, int peer, int tag) const {
+    return peer < split ? svc->send(buf, bytes, svc->byte_type, peer, tag, low)
+                        : svc->send(buf, bytes, svc->byte_type, peer - split, tag, high);
+}
+
+int Peers::recv(void *buf, int bytes, int peer, int tag) const {
+    return peer < split ? svc->recv(buf, bytes, svc->byte_type, peer, tag, low)
+                        : svc->recv(buf, bytes, svc->byte_type, peer - split, tag, high);
+}
+
 uint64_t node_key(int rank, int ranks_per_node) {
     char host[256] = {};
     gethostname(host, sizeof host - 1);

@@ -26,6 +26,7 @@ enum Tag : int {
     kTagLinkDesc = 930,       // inter_link: where the sender's bytes are
     kTagLinkAck = 931,        // inter_link: read (1), or send them (0)
     kTagInterAlltoall = 932,  // blocks that could not be read
+    kTagUnionOrder = 940,     // which group comes first in the union of both (inter_local.cc)
 };
 
 }  // namespace plexus::coll_shm_inter

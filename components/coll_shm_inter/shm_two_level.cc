@@ -92,43 +92,40 @@ Record my_record(const Env &env, int rank) {
     return r;
 }
 
-// Every process's record at every process: to rank 0, then back (2 (p - 1) messages; once per
+// Every process's record at every process: to process 0, then back (2 (p - 1) messages; once per
 // communicator).
-int exchange_records(const plexus_coll_services_t *svc, plexus_coll_comm_t *comm,
-                     const Record &mine, std::vector<Record> *all) {
-    const int p = svc->comm_size(comm), me = svc->comm_rank(comm);
+int exchange_records(const Peers &peers, const Record &mine, std::vector<Record> *all) {
+    const int p = peers.size, me = peers.rank;
     all->assign(static_cast<size_t>(p), Record{});
     (*all)[static_cast<size_t>(me)] = mine;
     const int bytes = static_cast<int>(sizeof(Record));
     if (me != 0) {
-        if (int rc = svc->send(&mine, bytes, svc->byte_type, 0, kTagSetupRecord, comm)) return rc;
-        return svc->recv(all->data(), bytes * p, svc->byte_type, 0, kTagSetupRecord, comm);
+        if (int rc = peers.send(&mine, bytes, 0, kTagSetupRecord)) return rc;
+        return peers.recv(all->data(), bytes * p, 0, kTagSetupRecord);
     }
     for (int r = 1; r < p; ++r)
-        if (int rc = svc->recv(&(*all)[static_cast<size_t>(r)], bytes, svc->byte_type, r,
-                               kTagSetupRecord, comm))
+        if (int rc = peers.recv(&(*all)[static_cast<size_t>(r)], bytes, r, kTagSetupRecord))
             return rc;
     for (int r = 1; r < p; ++r)
-        if (int rc = svc->send(all->data(), bytes * p, svc->byte_type, r, kTagSetupRecord, comm))
-            return rc;
+        if (int rc = peers.send(all->data(), bytes * p, r, kTagSetupRecord)) return rc;
     return PLEXUS_COLL_SUCCESS;
 }
 
-// 1 when every process voted 1 (through rank 0).
-int agree(const plexus_coll_services_t *svc, plexus_coll_comm_t *comm, int vote, int *verdict) {
-    const int p = svc->comm_size(comm), me = svc->comm_rank(comm);
+// 1 when every process voted 1 (through process 0).
+int agree(const Peers &peers, int vote, int *verdict) {
+    const int p = peers.size, me = peers.rank;
     if (me != 0) {
-        if (int rc = svc->send(&vote, 4, svc->byte_type, 0, kTagSetupVote, comm)) return rc;
-        return svc->recv(verdict, 4, svc->byte_type, 0, kTagSetupVerdict, comm);
+        if (int rc = peers.send(&vote, 4, 0, kTagSetupVote)) return rc;
+        return peers.recv(verdict, 4, 0, kTagSetupVerdict);
     }
     int all = vote;
     for (int r = 1; r < p; ++r) {
         int v = 0;
-        if (int rc = svc->recv(&v, 4, svc->byte_type, r, kTagSetupVote, comm)) return rc;
+        if (int rc = peers.recv(&v, 4, r, kTagSetupVote)) return rc;
         all = all && v;
     }
     for (int r = 1; r < p; ++r)
-        if (int rc = svc->send(&all, 4, svc->byte_type, r, kTagSetupVerdict, comm)) return rc;
+        if (int rc = peers.send(&all, 4, r, kTagSetupVerdict)) return rc;
     *verdict = all;
     return PLEXUS_COLL_SUCCESS;
 }
@@ -146,16 +143,30 @@ int TwoLevel::node_rank_of(int comm_rank) const {
 
 int TwoLevel::create(const Env &env, plexus_coll_comm_t *comm, std::unique_ptr<TwoLevel> *out,
                      std::string *why) {
-    const plexus_coll_services_t *svc = env.svc;
+    return create(env, Peers::of(env.svc, comm), comm, out, why);
+}
+
+int TwoLevel::create_on_one_node(const Env &env, const Peers &peers,
+                                 std::unique_ptr<TwoLevel> *out, std::string *why) {
+    return create(env, peers, nullptr, out, why);
+}
+
+int TwoLevel::create(const Env &env, const Peers &peers, plexus_coll_comm_t *comm,
+                     std::unique_ptr<TwoLevel> *out, std::string *why) {
     std::unique_ptr<TwoLevel> t(new TwoLevel);
     t->env_ = env;
     t->comm_ = comm;
-    t->rank_ = svc->comm_rank(comm);
-    t->size_ = svc->comm_size(comm);
+    t->rank_ = peers.rank;
+    t->size_ = peers.size;
 
     std::vector<Record> records;
-    if (int rc = exchange_records(svc, comm, my_record(env, t->rank_), &records)) return rc;
+    if (int rc = exchange_records(peers, my_record(env, t->rank_), &records)) return rc;
     const std::vector<std::vector<int>> groups = node_groups(records);
+    // Without a communicator there is no leaders' level: one node or nothing, alike everywhere.
+    if (!comm && groups.size() > 1) {
+        *why = "its processes are not all on one node";
+        return PLEXUS_ERR_NOT_AVAILABLE;
+    }
     t->node_of_.assign(static_cast<size_t>(t->size_), 0);
     bool any_pair = false, room = true;
     for (const Record &r : records) room = room && r.room;
@@ -205,15 +216,13 @@ int TwoLevel::create(const Env &env, plexus_coll_comm_t *comm, std::unique_ptr<T
         }
         // A failed leader still sends (an empty descriptor): its node must not wait for ever.
         for (int i = 1; i < n; ++i)
-            if (int rc = svc->send(&desc, sizeof desc, svc->byte_type,
-                                   t->members_[static_cast<size_t>(i)], kTagSetupDesc, comm))
+            if (int rc = peers.send(&desc, sizeof desc, t->members_[static_cast<size_t>(i)],
+                                    kTagSetupDesc))
                 return rc;
         base = t->segment_.base();
     } else {
         plexus_shm_desc_t desc{};
-        if (int rc =
-                svc->recv(&desc, sizeof desc, svc->byte_type, t->members_[0], kTagSetupDesc, comm))
-            return rc;
+        if (int rc = peers.recv(&desc, sizeof desc, t->members_[0], kTagSetupDesc)) return rc;
         plexus_reason_t reason{};
         if (desc.magic != PLEXUS_SHM_DESC_MAGIC) {
             ok = 0, mine = "the node leader could not create the segment";
@@ -228,7 +237,7 @@ int TwoLevel::create(const Env &env, plexus_coll_comm_t *comm, std::unique_ptr<T
         ok = 0, mine = "segment smaller than asked";
 
     int verdict = 0;
-    if (int rc = agree(svc, comm, ok, &verdict)) return rc;
+    if (int rc = agree(peers, ok, &verdict)) return rc;
     if (!verdict) {
         *why = ok ? "another process could not set up its node group's segment" : mine;
         return PLEXUS_ERR_NOT_AVAILABLE;

@@ -20,6 +20,7 @@
 #include "shm_decide.h"
 #include "shm_engine.h"
 #include "shm_params.h"
+#include "shm_setup.h"
 
 namespace plexus::coll_shm_inter {
 
@@ -43,6 +44,11 @@ public:
     // with *why at every process; another error class when the setup messages failed.
     static int create(const Env &env, plexus_coll_comm_t *comm, std::unique_ptr<TwoLevel> *out,
                       std::string *why);
+    // The same over peers that need not be one communicator's ranks (the union of an
+    // inter-communicator's groups), for processes that are all on one node: there is no
+    // leaders' level, so PLEXUS_ERR_NOT_AVAILABLE everywhere when they are not.
+    static int create_on_one_node(const Env &env, const Peers &peers,
+                                  std::unique_ptr<TwoLevel> *out, std::string *why);
 
     int rank() const { return rank_; }
     int size() const { return size_; }
@@ -81,6 +87,8 @@ public:
 
 private:
     TwoLevel() = default;
+    static int create(const Env &env, const Peers &peers, plexus_coll_comm_t *comm,
+                      std::unique_ptr<TwoLevel> *out, std::string *why);
     int leaders_barrier();
     int leaders_bcast(void *data, size_t bytes, int from);
     int leaders_reduce(void *acc, size_t count, size_t item_bytes, Combine combine, int to);

@@ -22,7 +22,8 @@ mpi_runs_extra += tests/mpi/default/coll_shm_intra.sh tests/mpi/default/coll_shm
 	tests/mpi/default/coll_shm_intra_copy_nodes.sh tests/mpi/default/coll_shm_inter_copy.sh \
 	tests/mpi/default/coll_shm_inter_copy_nodes.sh tests/mpi/default/coll_shm_spawn_merge.sh \
 	tests/mpi/default/coll_shm_handover.sh tests/mpi/default/coll_shm_intra_root_copy.sh \
-	tests/mpi/default/coll_shm_inter_root_copy.sh
+	tests/mpi/default/coll_shm_inter_root_copy.sh tests/mpi/default/coll_shm_inter_union.sh \
+	tests/mpi/default/coll_shm_inter_pair.sh
 
 EXTRA_DIST += tests/mpi/cases/coll_shm_intra.case tests/mpi/cases/coll_shm_intra_2.case \
 	tests/mpi/cases/coll_shm_intra_forced.case tests/mpi/cases/coll_shm_intra_forced_3.case \
@@ -35,7 +36,8 @@ EXTRA_DIST += tests/mpi/cases/coll_shm_intra.case tests/mpi/cases/coll_shm_intra
 	tests/mpi/cases/coll_shm_intra_copy_nodes.case tests/mpi/cases/coll_shm_inter_copy.case \
 	tests/mpi/cases/coll_shm_inter_copy_nodes.case tests/mpi/cases/coll_shm_spawn_merge.case \
 	tests/mpi/cases/coll_shm_handover.case tests/mpi/cases/coll_shm_intra_root_copy.case \
-	tests/mpi/cases/coll_shm_inter_root_copy.case
+	tests/mpi/cases/coll_shm_inter_root_copy.case tests/mpi/cases/coll_shm_inter_union.case \
+	tests/mpi/cases/coll_shm_inter_pair.case
 
 # A decline on a communicator is quiet unless coll_base_verbose asks.
 TESTS += tests/mpi/coll_shm_quiet.sh

@@ -172,3 +172,12 @@ TEST(CollShmInterDecide, PathNames) {
     EXPECT_STREQ(path_name(Path::SingleCopy), "single copy");
     EXPECT_STREQ(path_name(Path::RootCombines), "single copy to the root");
 }
+
+// Exchanges over the union: the larger side's contribution must fit one slot, whichever side.
+TEST(CollShmInterDecide, UnionExchangeFitsWhenTheLargerSideFitsASlot) {
+    const Params p = defaults();
+    EXPECT_TRUE(union_exchange_fits(p, 0, 0));
+    EXPECT_TRUE(union_exchange_fits(p, 8, 16 * KiB));
+    EXPECT_FALSE(union_exchange_fits(p, 16 * KiB + 1, 8));
+    EXPECT_FALSE(union_exchange_fits(p, 8, 16 * KiB + 1));
+}

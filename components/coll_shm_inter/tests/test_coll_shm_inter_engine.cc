@@ -300,3 +300,62 @@ TEST(ShmEngine, MixedCallsBackToBackNeverOverwriteUnreadSlots) {
         });
     }
 }
+
+// The union of an inter-communicator's two groups (inter_local.h): processes [0, na) are one
+// group, [na, n) the other. Exchanges in which each group reads the other's slots (Allreduce's
+// combine in rank order, Alltoall's blocks), back to back with nothing else between the calls
+// but a barrier now and then: nobody may overwrite a slot that another still reads.
+TEST(ShmEngine, UnionPhasesCarryEachGroupsDataToTheOther) {
+    for (auto [na, nb] : {std::pair{1, 3}, {2, 2}, {3, 5}, {1, 1}}) {
+        const int n = na + nb;
+        Group s(n);
+        run_forked(n, [&](int rank) {
+            Engine e = engine_for(s, rank, n % 2 == 0);
+            const bool in_a = rank < na;
+            const int mine_lo = in_a ? 0 : na, other_lo = in_a ? na : 0;
+            const int other_n = in_a ? nb : na, local = rank - mine_lo;
+            for (int round = 0; round < 200; ++round) {
+                // Allreduce: the other group's vectors in its rank order.
+                const size_t items = 1 + round % 7;
+                std::vector<Affine> in(items), out(items);
+                for (size_t i = 0; i < items; ++i) in[i] = item_of(rank + round, i);
+                CHILD_CHECK(e.exchange(in.data(), items * sizeof(Affine), other_lo,
+                                       other_lo + other_n, [&](auto slot_of) {
+                                           std::memcpy(out.data(), slot_of(other_lo + other_n - 1),
+                                                       items * sizeof(Affine));
+                                           for (int i = other_lo + other_n - 2; i >= other_lo; --i)
+                                               compose(nullptr, slot_of(i), out.data(), items);
+                                           return 0;
+                                       }) == 0);
+                for (size_t i = 0; i < items; ++i) {
+                    Affine want = item_of(other_lo + other_n - 1 + round, i);
+                    for (int r = other_lo + other_n - 2; r >= other_lo; --r) {
+                        const Affine a = item_of(r + round, i);
+                        compose(nullptr, &a, &want, 1);
+                    }
+                    CHILD_CHECK(out[i].m == want.m && out[i].c == want.c);
+                }
+                // Alltoall: block j of my send buffer goes to process j of the other group.
+                const size_t block = 1 + round % 5;
+                std::vector<uint8_t> send(block * other_n), got(block * other_n, 0);
+                for (int j = 0; j < other_n; ++j)
+                    for (size_t i = 0; i < block; ++i)
+                        send[j * block + i] = pattern(rank, i + 100 * j, round);
+                CHILD_CHECK(e.exchange(send.data(), send.size(), other_lo, other_lo + other_n,
+                                       [&](auto slot_of) {
+                                           for (int j = 0; j < other_n; ++j)
+                                               std::memcpy(got.data() + j * block,
+                                                           slot_of(other_lo + j) + local * block,
+                                                           block);
+                                           return 0;
+                                       }) == 0);
+                for (int j = 0; j < other_n; ++j)
+                    for (size_t i = 0; i < block; ++i)
+                        CHILD_CHECK(got[j * block + i] ==
+                                    pattern(other_lo + j, i + 100 * local, round));
+                if (round % 50 == 49) e.barrier();
+            }
+            return 0;
+        });
+    }
+}
