@@ -1,6 +1,7 @@
 # Dynamic processes over btl self,tcp alone (components/btl_tcp/README.md, "Between jobs"): a few
 # of issue 19's cases with dpm_ud (ud and rc mode) and dpm_pmix, each job's processes proving to
-# the other job's the secret their meeting agreed (docs/dynamic-processes.md); and connect/accept
+# the other job's the secret their meeting agreed (docs/dynamic-processes.md), a join between two
+# jobs (dpm_join_jobs: a parent and its child, the spawn disconnected first); and connect/accept
 # between two plexruns (dpm_tcp_across.sh). Each run is a script tests/mpi/VARIANT/CASE.sh that
 # runs the case unchanged with the variant's parameters; a few seconds each.
 dpm_tcp_runs = \
@@ -8,10 +9,11 @@ dpm_tcp_runs = \
 	tests/mpi/dpm-tcp-ud/dpm_merge_coll.sh tests/mpi/dpm-tcp-ud/dpm_join.sh tests/mpi/dpm-tcp-ud/dpm_tcp_loop.sh \
 	tests/mpi/dpm-tcp-pmix/dpm_spawn_2.sh tests/mpi/dpm-tcp-pmix/dpm_spawn_multiple.sh tests/mpi/dpm-tcp-pmix/dpm_ports_meet.sh \
 	tests/mpi/dpm-tcp-pmix/dpm_merge_coll.sh tests/mpi/dpm-tcp-pmix/dpm_join.sh tests/mpi/dpm-tcp-pmix/dpm_tcp_loop.sh \
+	tests/mpi/dpm-tcp-ud/dpm_join_jobs.sh tests/mpi/dpm-tcp-pmix/dpm_join_jobs.sh \
 	tests/mpi/dpm-tcp-rc/dpm_spawn_2.sh tests/mpi/dpm-tcp-rc/dpm_ports_meet.sh
 TESTS += $(dpm_tcp_runs) tests/mpi/dpm_tcp_across.sh
 CLEANFILES += $(dpm_tcp_runs)
-EXTRA_DIST += tests/mpi/cases/dpm_tcp_loop.case tests/mpi/dpm_tcp_across.sh
+EXTRA_DIST += tests/mpi/cases/dpm_tcp_loop.case tests/mpi/cases/dpm_join_jobs.case tests/mpi/dpm_tcp_across.sh
 $(dpm_tcp_runs): $(top_srcdir)/tests/mpi/dpm_tcp.mk
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && case '$(notdir $(@D))' in \
 	  dpm-tcp-ud) m='--mca btl self,tcp --mca dpm ud --mca dpm_ud_mode ud' ;; \
