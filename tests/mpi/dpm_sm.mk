@@ -15,4 +15,4 @@ tests_mpi_dpm_across_CPPFLAGS = $(mpi_test_includes)
 tests_mpi_dpm_across_LDADD = $(mpi_test_libs)
 tests_mpi_dpm_across_LDFLAGS = $(mpi_test_link_flags)
 TESTS += tests/mpi/dpm_across.sh
-EXTRA_DIST += tests/mpi/dpm_across.sh
+EXTRA_DIST += tests/mpi/dpm_across.sh tests/mpi/dpm_across_pair.sh

@@ -1,33 +1,13 @@
 #!/bin/sh
-# tests/mpi/dpm_across.sh with dpm_ud (components/dpm_ud/README.md): connect/accept between two
-# plexruns of this user, the port name (with the port's key) found through the other plexrun's
-# name service, every later message between the roots a datagram (ud) or over their TCP
-# connection (rc), the business cards carried by dpm_ud, not fetched from the other plexrun;
-# btl self,sm only, so btl_sm reaches the other plexrun's processes with those cards. Nothing
-# stays in the runtime directory or in TMPDIR.
-. "${PLEXUS_TOP_SRCDIR:?run through make check}/tests/lib/checks.sh"
-: "${PLEXUS_TOP_BUILDDIR:?run through make check}"
-plexrun="$PLEXUS_TOP_BUILDDIR/tools/plexrun/plexrun"
-prog="$PLEXUS_TOP_BUILDDIR/tests/mpi/dpm_across"
-[ -x "$plexrun" ] || { echo "SKIP: no plexrun (Plexus was built without PMIx)"; exit 77; }
-export TMPDIR="$work/tmp" XDG_RUNTIME_DIR="$work/run"
-mkdir -p "$TMPDIR" && mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
-
+# tests/mpi/dpm_across.sh with dpm_ud (components/dpm_ud/README.md): the port name (with the
+# port's key) found through the other plexrun's name service, every later message between the
+# roots a datagram (ud) or over their TCP connection (rc), the business cards carried by dpm_ud,
+# not fetched from the other plexrun; btl self,sm only, so btl_sm reaches the other plexrun's
+# processes with those cards.
+. "${PLEXUS_TOP_SRCDIR:?run through make check}/tests/mpi/dpm_across_pair.sh"
 for mode in ud rc; do
-    svc="plexus-test-ud-across-$$-$mode"
-    mca="--mca btl self,sm --mca dpm ud --mca dpm_ud_mode $mode"
-    # shellcheck disable=SC2086
-    "$plexrun" -n 2 --timeout 60 $mca "$prog" serve "$svc" >"$work/serve.out" 2>"$work/serve.err" </dev/null &
-    serve=$!
-    # shellcheck disable=SC2086
-    run -t 70 "connect-$mode" "$plexrun" -n 3 --timeout 60 $mca "$prog" connect "$svc"
-    expect_status 0
-    expect_line "$out" "dpm_across: PASS: 3 ranks: connect: 8 B, 64 KiB, 4 MiB with every process of the other plexrun's job"
-    sstatus=0
-    wait $serve || sstatus=$?
-    [ "$sstatus" -eq 0 ] || { fail "serve ($mode): exit status $sstatus"; cat "$work/serve.out" "$work/serve.err"; }
-    expect_line "$work/serve.out" "dpm_across: PASS: 2 ranks: serve: 8 B, 64 KiB, 4 MiB with every process of the other plexrun's job"
+    across_pair "-$mode" "plexus-test-ud-across-$$-$mode" \
+        --mca btl self,sm --mca dpm ud --mca dpm_ud_mode $mode
 done
-[ -z "$(ls -A "$XDG_RUNTIME_DIR")" ] || fail "left in the runtime directory: $(ls -A "$XDG_RUNTIME_DIR")"
-[ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
+across_no_leftovers
 finish
