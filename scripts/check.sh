@@ -105,11 +105,13 @@ if step autogen "$logs/autogen.log" ./autogen.sh; then
   if step "sanitizer build" "$logs/asan-build.log" bash -c "
       $(declare -f configure_in); top='$top'
       configure_in '$asan' --enable-debug && make -j$jobs"; then
-    # The build checks (tests/build/) are left to distcheck's suite: they look at the build (the
-    # header, the symbols, the glue), which sanitizers do not change, and cost minutes here.
-    echo "== make check (sanitizers; tests/build/ is distcheck's)"
+    # Left to distcheck's suite: the build checks (tests/build/: the header, the symbols, the
+    # glue, which sanitizers do not change) and the spawn loops (hundreds of cycles of the path
+    # each single-spawn case already runs here), which cost minutes under the sanitizers.
+    echo "== make check (sanitizers; tests/build/ and the spawn loops are distcheck's)"
     t0=$SECONDS
-    sanitized=$(make -s -C "$asan" list-tests | grep -v '^tests/build/' | tr '\n' ' ')
+    sanitized=$(make -s -C "$asan" list-tests | grep -vE '^tests/build/|/dpm_(spawn|tcp)_loop\.sh$' |
+      tr '\n' ' ')
     ASAN_OPTIONS=detect_leaks=1 make -C "$asan" -j"$jobs" check TESTS="$sanitized" \
       >"$logs/asan-check.log" 2>&1
     echo "   ($((SECONDS - t0)) s)"
