@@ -14,41 +14,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static int tcp_pair(void)
-{
-    int fd = -1;
-    if (tu_rank == 0) {
-        int l = socket(AF_INET, SOCK_STREAM, 0);
-        CHECK(l >= 0, "socket failed");
-        struct sockaddr_in a;
-        memset(&a, 0, sizeof a);
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        CHECK(bind(l, (struct sockaddr *)&a, sizeof a) == 0 && listen(l, 1) == 0, "bind/listen failed");
-        socklen_t len = sizeof a;
-        CHECK(getsockname(l, (struct sockaddr *)&a, &len) == 0, "getsockname failed");
-        int port = ntohs(a.sin_port);
-        /* Synchronous: accept() below blocks outside MPI, so the port must have reached rank 1
-         * before it; a standard send may return with the message still waiting for this process
-         * to progress (over btl_tcp, the connection's handshake). */
-        CHECK_MPI(MPI_Ssend(&port, 1, MPI_INT, 1, 1, MPI_COMM_WORLD));
-        fd = accept(l, NULL, NULL);
-        close(l);
-    } else {
-        int port = 0;
-        CHECK_MPI(MPI_Recv(&port, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-        fd = socket(AF_INET, SOCK_STREAM, 0);
-        struct sockaddr_in a;
-        memset(&a, 0, sizeof a);
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        a.sin_port = htons((unsigned short)port);
-        CHECK(connect(fd, (struct sockaddr *)&a, sizeof a) == 0, "connect to 127.0.0.1:%d failed", port);
-    }
-    CHECK(fd >= 0, "no TCP connection");
-    return fd;
-}
-
 static int listen_local(int *port)
 {
     int l = socket(AF_INET, SOCK_STREAM, 0);
@@ -76,6 +41,28 @@ static int connect_local(int port)
     CHECK(fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a) == 0, "connect to 127.0.0.1:%d failed", port);
     return fd;
 }
+
+static int tcp_pair(void)
+{
+    int fd = -1;
+    if (tu_rank == 0) {
+        int port = 0;
+        int l = listen_local(&port);
+        /* Synchronous: accept() below blocks outside MPI, so the port must have reached rank 1
+         * before it; a standard send may return with the message still waiting for this process
+         * to progress (over btl_tcp, the connection's handshake). */
+        CHECK_MPI(MPI_Ssend(&port, 1, MPI_INT, 1, 1, MPI_COMM_WORLD));
+        fd = accept(l, NULL, NULL);
+        close(l);
+    } else {
+        int port = 0;
+        CHECK_MPI(MPI_Recv(&port, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        fd = connect_local(port);
+    }
+    CHECK(fd >= 0, "no TCP connection");
+    return fd;
+}
+
 
 /* The parent (group 0) and its one child (group 1) join over a socket of their own. */
 static int join_jobs(const char *self)
