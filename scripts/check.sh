@@ -1,9 +1,10 @@
 #!/bin/bash
-# Builds Plexus and runs every test: a static-components build, the sanitizer build of the whole
-# suite but the build checks, and make distcheck, whose make check of the release tarball (built out of tree) is where
-# the whole suite runs without sanitizers, and whose install runs make installcheck (the SDK test:
-# a component built against the installed SDK). The main tree is only configured, for distcheck:
-# compiling it too would be a fourth compile of everything for nothing.
+# Builds Plexus and runs every test once: a static-components build (its one test), the sanitizer
+# build (AddressSanitizer + UBSan) running most of the suite, and make distcheck, which builds the
+# release tarball out of tree without sanitizers, runs the rest of the suite there (the build
+# checks, the pt2pt variant configurations, the launcher/Slurm/third-party scripts and the spawn
+# loops: see split_suite), installs it and runs make installcheck (the SDK test: a component built
+# against the installed SDK). The main tree is only configured, for distcheck.
 # Ends with one line "N passed, N failed, N skipped".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +32,8 @@ show_failed_logs() {
   dir=$(echo $2)  # a glob (the distcheck tree's name has the version)
   for t in $(sed -n 's/^\(FAIL\|ERROR\): \([^ ]*\).*/\2/p' "$log" | sort -u); do
     [ $shown -lt 5 ] && [ -f "$dir/${t%.*}.log" ] || continue
-    echo "---- $t (last 30 lines of ${t%.*}.log)"; tail -30 "$dir/${t%.*}.log"
+    echo "---- $t (last 30 lines of ${t%.*}.log)"
+    tail -30 "$dir/${t%.*}.log" | "$top/tests/lib/symbolize.sh"
     shown=$((shown + 1))
   done
 }
@@ -77,6 +79,19 @@ count_installcheck() {
   echo "   installcheck: $p passed, $f failed"
   passed=$((passed + p)); failed=$((failed + f))
 }
+# split_suite BUILDDIR: the tests that run without sanitizers, in make distcheck (the rest run
+# under them), one per line. There: the build checks (tests/build/: the header, symbols, glue and
+# bench scripts, which sanitizers do not change), the pt2pt suite's variant configurations (the
+# same programs as the default one with a BTL or protocol forced), the launcher, Slurm and
+# third-party scripts (daemons and many short processes, where the sanitizers' start-up cost is
+# most of the time) and the spawn loops (hundreds of cycles of the path each single-spawn case
+# runs under the sanitizers). Every test runs once: 40 minutes is the budget for all of it.
+unsanitized='^tests/(build|launcher|slurm|multinode|dpm3p)/|^tests/mpi/(no-fastbox|self-sm|no-single-copy|cma-always|tcp)/|/dpm_(spawn|tcp)_loop\.sh$'
+split_suite() {  # split_suite BUILDDIR sanitized|unsanitized
+  local sel=-vE
+  [ "$2" = unsanitized ] && sel=-E
+  make -s -C "$1" list-tests | grep $sel "$unsanitized" | tr '\n' ' '
+}
 configure_in() {  # configure_in DIR ARGS...
   local dir=$1; shift
   mkdir -p "$dir" && cd "$dir" && "$top/configure" "$@"
@@ -86,43 +101,46 @@ cd "$top"
 if step autogen "$logs/autogen.log" ./autogen.sh; then
   # 1. The main tree, configured only (make distcheck below builds from it).
   main="$top/build/main"
-  step "configure" "$logs/configure.log" configure_in "$main" --prefix="$main/_inst"
+  step "configure" "$logs/configure.log" configure_in "$main" --prefix="$main/_inst" \
+    --disable-dependency-tracking
   # 2. Components linked into libplexus, found through the same repository. Only what
   #    tests/build/static_components.sh looks at is built: the other real components are left out
-  #    (which also exercises --enable-mca-no-build on them).
+  #    (which also exercises --enable-mca-no-build on them). -O0 without debug information: its
+  #    test reads plexus_info's listing, and this compiles three times faster than -O2 -g.
   static="$top/build/static"
   unneeded=btl-tcp,btl-openib,coll-shm_inter,osc-rdma,osc-sm,dpm-pmix,dpm-ud
   if step "static build" "$logs/static.log" bash -c "
       $(declare -f configure_in); top='$top'
       configure_in '$static' --enable-mca-static=btl-good,dpm-good \
-        --enable-mca-no-build=coll-good,$unneeded --disable-boost-dll &&
+        --enable-mca-no-build=coll-good,$unneeded --disable-boost-dll \
+        --disable-dependency-tracking CFLAGS=-O0 CXXFLAGS=-O0 &&
       make -j$jobs tools/plexus_info/plexus_info build-tree-plugins"; then
     PLEXUS_TOP_BUILDDIR="$static" bash "$top/tests/build/static_components.sh" >"$logs/static-test.log" 2>&1
     count_lines "$logs/static-test.log"
   fi
-  # 3. AddressSanitizer + UBSan over the whole suite.
+  # 3. AddressSanitizer + UBSan over the suite but what split_suite leaves to distcheck; line
+  #    tables only (--enable-debug=lines: stack traces keep functions and lines, the build is a
+  #    third faster).
   asan="$top/build/asan"
   if step "sanitizer build" "$logs/asan-build.log" bash -c "
       $(declare -f configure_in); top='$top'
-      configure_in '$asan' --enable-debug && make -j$jobs"; then
-    # Left to distcheck's suite: the build checks (tests/build/: the header, the symbols, the
-    # glue, which sanitizers do not change) and the spawn loops (hundreds of cycles of the path
-    # each single-spawn case already runs here), which cost minutes under the sanitizers.
-    echo "== make check (sanitizers; tests/build/ and the spawn loops are distcheck's)"
+      configure_in '$asan' --enable-debug=lines --disable-dependency-tracking && make -j$jobs"; then
+    echo "== make check (sanitizers)"
     t0=$SECONDS
-    sanitized=$(make -s -C "$asan" list-tests | grep -vE '^tests/build/|/dpm_(spawn|tcp)_loop\.sh$' |
-      tr '\n' ' ')
-    ASAN_OPTIONS=detect_leaks=1 make -C "$asan" -j"$jobs" check TESTS="$sanitized" \
-      >"$logs/asan-check.log" 2>&1
+    ASAN_OPTIONS=detect_leaks=1 make -C "$asan" -j"$jobs" check \
+      TESTS="$(split_suite "$asan" sanitized)" >"$logs/asan-check.log" 2>&1
     echo "   ($((SECONDS - t0)) s)"
     count_suite "$logs/asan-check.log" "$asan"
   fi
-  # 4. The release tarball builds, passes the whole suite (counted here), installs, passes
-  #    installcheck (counted here) and uninstalls cleanly.
+  # 4. The release tarball builds (-O2, without debug information: nothing reads it there), passes
+  #    the rest of the suite (counted here), installs, passes installcheck (counted here) and
+  #    uninstalls cleanly. TESTS reaches the tarball's make check through MAKEFLAGS.
   if [ -f "$main/Makefile" ]; then
-    echo "== make distcheck (the whole suite on the release tarball)"
+    echo "== make distcheck (the release tarball; the tests that run without sanitizers)"
     t0=$SECONDS
-    if make -C "$main" -j"$jobs" distcheck >"$logs/distcheck.log" 2>&1; then
+    if make -C "$main" -j"$jobs" distcheck TESTS="$(split_suite "$main" unsanitized)" \
+        DISTCHECK_CONFIGURE_FLAGS="--disable-debug --disable-dependency-tracking CFLAGS=-O2 CXXFLAGS=-O2" \
+        >"$logs/distcheck.log" 2>&1; then
       echo "   ($((SECONDS - t0)) s)"
       count_suite "$logs/distcheck.log" "$main/plexus-*/_build/sub"
       count_installcheck "$logs/distcheck.log"

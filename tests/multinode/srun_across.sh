@@ -14,7 +14,8 @@
 b=${PLEXUS_TOP_BUILDDIR:?run through make check}
 mkdir -p "$work/bin"
 for p in tests/slurm/crash_at tests/mpi/pingpong tests/mpi/ring tests/mpi/coll_intra tests/mpi/comm_ops; do cp "$b/$p" "$work/bin/"; done
-lsan="suppressions=$PLEXUS_TOP_SRCDIR/tests/lib/lsan-libpmix.supp:print_suppressions=0"
+# make check's LSAN_OPTIONS (suppressions, symbolize=0) when it runs us, else the suppressions.
+lsan=${LSAN_OPTIONS:-"suppressions=$PLEXUS_TOP_SRCDIR/tests/lib/lsan-libpmix.supp:print_suppressions=0"}
 
 if ! mn_start; then
   echo "SKIP: no cluster of namespace hosts here: $mn_why"

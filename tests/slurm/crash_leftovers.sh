@@ -10,7 +10,7 @@ b=${PLEXUS_TOP_BUILDDIR:?run through make check}
 # A copy of its own, so that its processes are told apart from other tests' (make check -j).
 prog="$work/crash_at"
 cp "$b/tests/slurm/crash_at" "$prog"
-LSAN_OPTIONS="suppressions=$PLEXUS_TOP_SRCDIR/tests/lib/lsan-libpmix.supp:print_suppressions=0"
+LSAN_OPTIONS=${LSAN_OPTIONS:-"suppressions=$PLEXUS_TOP_SRCDIR/tests/lib/lsan-libpmix.supp:print_suppressions=0"}
 PLEXUS_MCA_runtime_base_verbose=1
 export LSAN_OPTIONS PLEXUS_MCA_runtime_base_verbose
 

@@ -10,7 +10,8 @@ b=${PLEXUS_TOP_BUILDDIR:?run through make check}
 # Copies of their own, so that their processes are told apart from other tests' (make check -j).
 mkdir -p "$work/bin"
 for p in tests/slurm/crash_at tests/mpi/pingpong tests/mpi/ring tests/mpi/coll_intra; do cp "$b/$p" "$work/bin/"; done
-lsan="suppressions=$PLEXUS_TOP_SRCDIR/tests/lib/lsan-libpmix.supp:print_suppressions=0"
+# make check's LSAN_OPTIONS (suppressions, symbolize=0) when it runs us, else the suppressions.
+lsan=${LSAN_OPTIONS:-"suppressions=$PLEXUS_TOP_SRCDIR/tests/lib/lsan-libpmix.supp:print_suppressions=0"}
 
 if ! slurm_start; then
   echo "SKIP: Slurm cannot run here: $slurm_why"
