@@ -3,12 +3,17 @@
 // meeting between jobs (key_choice.h). When both processes connect at once, both keep
 // the connection the process of the lower (namespace, rank) made: the other side's acceptor says
 // so in its verdict, and the losing attempt is closed once its verdict arrives, so no legitimate
-// connection is ever cut in the middle of its handshake (what a stranger's is counted as).
+// connection is ever cut in the middle of its handshake (what a stranger's is counted as). The
+// first send to a peer waits here until its connection is up (await_connection).
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
+#include <vector>
 
 #include "tcp_module.h"
 
@@ -151,6 +156,71 @@ void TcpModule::start_connect(Endpoint *ep) {
     }
     // Every address failed: the peer may still reach us (its own attempt, rejected by us while
     // ours was under way); the connect deadline ends the wait (check_deadlines).
+}
+
+// The first send to a peer (btl_tcp_connect_in_send) returns once the connection is up, so that
+// its message leaves this process even when the caller's next step is no MPI call at all: a
+// process that sends a port number and then blocks in accept() (MPI_Comm_join's usual setup)
+// would otherwise keep the handshake waiting, and its peer's receive, until its next MPI call.
+// MPICH's ch3:sock gets the same from its blocking send, which progresses until the message is
+// written; here the BTL's send must be complete when it returns, so it waits itself. Meanwhile
+// every other handshake is answered (a peer whose own first send waits for us, both sides
+// connecting at once, a cycle of such peers), but no frame is read: nothing reaches the upper
+// layer from inside its own send, which may itself run inside a receive callback.
+int TcpModule::await_connection(Endpoint *ep) {
+    std::vector<pollfd> fds;
+    std::vector<Conn *> conns;
+    while (!ep->conn && !ep->failed) {
+        const int64_t left_ms = (ep->connect_deadline_ns - now_ns() + 999'999) / 1'000'000;
+        if (left_ms <= 0) {
+            fail_peer(ep, "no connection within btl_tcp_connect_timeout (" + std::to_string(params_.connect_timeout) +
+                              " ms) while sending it a first message: waited for " + awaited(ep));
+            break;
+        }
+        fds.assign(1, pollfd{listen_.get(), POLLIN, 0});
+        conns.assign(1, nullptr);
+        for (auto &c : conns_) {
+            if (!c->handshaking()) continue;  // established (or parked) ones wait for progress
+            const short want = static_cast<short>(((c->events & EPOLLIN) ? POLLIN : 0) | ((c->events & EPOLLOUT) ? POLLOUT : 0));
+            fds.push_back(pollfd{c->fd.get(), want, 0});
+            conns.push_back(c.get());
+        }
+        const int n = ::poll(fds.data(), fds.size(), static_cast<int>(std::min<int64_t>(left_ms, INT_MAX)));
+        if (n < 0 && errno != EINTR) {
+            fail_peer(ep, "waiting for the connection: " + errno_text(errno));
+            break;
+        }
+        for (size_t i = 0; n > 0 && i < fds.size(); ++i) {
+            const short r = fds[i].revents;
+            if (!r) continue;
+            if (!conns[i]) {
+                accept_all();
+                continue;
+            }
+            if (conns[i]->state == ConnState::Dead) continue;  // closed by an earlier one's handling
+            const uint32_t ev = ((r & POLLIN) ? uint32_t{EPOLLIN} : 0u) | ((r & POLLOUT) ? uint32_t{EPOLLOUT} : 0u) |
+                                ((r & POLLHUP) ? uint32_t{EPOLLHUP} : 0u) | ((r & POLLERR) ? uint32_t{EPOLLERR} : 0u);
+            handle(conns[i], ev);
+        }
+    }
+    return ep->conn ? PLEXUS_SUCCESS : PLEXUS_ERR_UNREACH;
+}
+
+// What a first send to ep still waits for, for the message that gives up.
+std::string TcpModule::awaited(const Endpoint *ep) const {
+    if (const Conn *c = ep->out) {
+        switch (c->state) {
+        case ConnState::Connecting: return "the TCP connection to " + c->where + " to be accepted";
+        case ConnState::AwaitChallenge:
+            return "its answer to our hello on " + c->where +
+                   " (its challenge): the process made no MPI call since, or it is stopped";
+        case ConnState::AwaitVerdict: return "its verdict on our proof on " + c->where;
+        default: break;
+        }
+    }
+    if (ep->peer_connects) return "its own connection to us (it chose its own over ours)";
+    return "an address of it that answers (the last attempt: " +
+           (ep->last_error.empty() ? std::string("none failed") : ep->last_error) + ")";
 }
 
 void TcpModule::connect_failed(Conn *c, const std::string &why) {

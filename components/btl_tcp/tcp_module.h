@@ -74,6 +74,8 @@ private:
     void accept_all();
     void apply_connection_options(int fd, const std::string &where);
     void start_connect(Endpoint *ep);
+    int await_connection(Endpoint *ep);
+    std::string awaited(const Endpoint *ep) const;
     void on_connected(Conn *c);
     void connect_failed(Conn *c, const std::string &why);
     int read_handshake(Conn *c);

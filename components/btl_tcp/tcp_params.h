@@ -30,6 +30,10 @@ struct TcpParams {
     // connect_timeout, or the job ends naming it.
     int64_t handshake_timeout = 5000;
     int64_t connect_timeout = 30000;
+    // Whether the first send to a peer makes the connection and its handshake before it returns
+    // (within connect_timeout), so that its message has left this process even when the caller
+    // makes no MPI call next; 0: it queues the message, and progress makes the connection.
+    int connect_in_send = 1;
     // A peer whose host vanished without a reset: keepalive probes after keepalive_time s of
     // silence (0: none), every keepalive_interval s, keepalive_count unanswered ones end the
     // connection; user_timeout ms that sent data may stay unacknowledged (0: the keepalive's

@@ -1,6 +1,8 @@
 // The send side: a message goes straight into its socket when the connection is up and nothing
-// waits before it; whatever the socket does not take (all of it while connecting) is queued, up
-// to btl_tcp_max_queued per peer, and written when the socket can take more.
+// waits before it; the first one to a peer makes that connection first (tcp_connect.cc,
+// await_connection), or, with btl_tcp_connect_in_send 0, is queued while it is made. Whatever the
+// socket does not take is queued, up to btl_tcp_max_queued per peer, and written when the socket
+// can take more.
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -45,6 +47,7 @@ int TcpModule::admit(Endpoint *ep, size_t len) {
         if (!ep->connect_deadline_ns) ep->connect_deadline_ns = now_ns() + params_.connect_timeout * 1'000'000;
         start_connect(ep);
         if (ep->failed) return PLEXUS_ERR_UNREACH;  // it cannot be proven (no secret shared with its job)
+        if (params_.connect_in_send) return await_connection(ep);
     }
     return PLEXUS_SUCCESS;
 }

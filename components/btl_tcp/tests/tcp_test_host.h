@@ -13,6 +13,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +33,9 @@ inline std::map<std::pair<std::string, uint32_t>, std::vector<uint8_t>> g_cards;
 inline std::map<std::pair<std::string, uint32_t>, std::vector<std::vector<uint8_t>>> g_peer_secrets;
 inline std::vector<std::string> g_log;
 inline std::vector<std::pair<int, std::string>> g_aborts;
+// Log and abort may be called by modules progressed on threads of their own (a rank whose first
+// send waits for a peer that another thread progresses); the tests read both after joining them.
+inline std::mutex g_record_mutex;
 
 inline void fake_log(const plexus_component_t *, int level, const char *fmt, ...) {
     char buf[2048];
@@ -39,6 +43,7 @@ inline void fake_log(const plexus_component_t *, int level, const char *fmt, ...
     va_start(ap, fmt);
     std::vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    std::lock_guard<std::mutex> lock(g_record_mutex);
     g_log.emplace_back(buf);
     if (std::getenv("BTL_TCP_TEST_VERBOSE")) std::fprintf(stderr, "[tcp %d] %s\n", level, buf);
 }
@@ -82,7 +87,10 @@ inline int fake_peer_secrets(const char *nspace, uint32_t rank, uint8_t *buf, si
         std::memcpy(buf + i * PLEXUS_PEER_SECRET_LEN, it->second[i].data(), PLEXUS_PEER_SECRET_LEN);
     return PLEXUS_SUCCESS;
 }
-inline void fake_abort(int status, const char *msg) { g_aborts.emplace_back(status, msg ? msg : ""); }
+inline void fake_abort(int status, const char *msg) {
+    std::lock_guard<std::mutex> lock(g_record_mutex);
+    g_aborts.emplace_back(status, msg ? msg : "");
+}
 inline int fake_on_node(const char *, uint32_t) { return g_local; }
 // The machine's interfaces as the core lists them (host API 1.5): the real lookup.
 inline int real_interfaces(plexus_ipv4_interface_t *out, size_t max, size_t *count) {
