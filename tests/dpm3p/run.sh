@@ -6,15 +6,18 @@
 #   tests/dpm3p/run.sh                       under make check: Plexus's build-tree mpicc and plexrun
 #   tests/dpm3p/run.sh --impl openmpi [PROG...]   mpicc.openmpi / mpirun.openmpi
 #   tests/dpm3p/run.sh --impl plexus --builddir DIR [PROG...]
+#   tests/dpm3p/run.sh --mca btl self,tcp ...     parameters for every run (repeatable; run_tcp.sh)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 impl=plexus
 builddir=${PLEXUS_TOP_BUILDDIR:-}
+mca=
 while [ $# -gt 0 ]; do
   case $1 in
     --impl) impl=$2; shift 2 ;;
     --builddir) builddir=$2; shift 2 ;;
-    -*) echo "usage: $0 [--impl plexus|openmpi] [--builddir DIR] [PROG...]" >&2; exit 2 ;;
+    --mca) [ $# -ge 3 ] || { echo "--mca needs NAME VALUE" >&2; exit 2; }; mca="$mca --mca $2 $3"; shift 3 ;;
+    -*) echo "usage: $0 [--impl plexus|openmpi] [--builddir DIR] [--mca NAME VALUE]... [PROG...]" >&2; exit 2 ;;
     *) break ;;
   esac
 done
@@ -66,9 +69,10 @@ echo "$table" | while read -r prog np seconds args; do
   if ! "$mpicc" -O1 -g -Wall -o "$work/$prog" "$here/$prog.c" >"$work/$prog.cc.log" 2>&1; then
     echo "FAIL: $prog: $mpicc failed:"; sed 's/^/  | /' "$work/$prog.cc.log"; echo x >>"$work/failed"; continue
   fi
+  # shellcheck disable=SC2086 # $mca: words
   case $impl in
-    plexus) set -- "$launcher" -n "$np" --timeout "$seconds" "$work/$prog" ;;
-    openmpi) set -- "$launcher" --allow-run-as-root --oversubscribe -n "$np" "$work/$prog" ;;
+    plexus) set -- "$launcher" -n "$np" --timeout "$seconds" $mca "$work/$prog" ;;
+    openmpi) set -- "$launcher" --allow-run-as-root --oversubscribe -n "$np" $mca "$work/$prog" ;;
   esac
   start=$(date +%s.%N)
   status=0
@@ -78,9 +82,9 @@ echo "$table" | while read -r prog np seconds args; do
   took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
   verdicts=$(grep -c '^ No Errors$' "$work/$prog.out")
   if [ "$status" -eq 0 ] && [ "$verdicts" -eq 1 ] && ! grep -q 'Found [0-9]* errors' "$work/$prog.out"; then
-    echo "PASS: $prog ($np processes${args:+, $args}) in $took s"
+    echo "PASS: $prog ($np processes${args:+, $args}${mca:+,$mca}) in $took s"
   else
-    echo "FAIL: $prog ($np processes${args:+, $args}): exit status $status after $took s, $verdicts 'No Errors' line(s)"
+    echo "FAIL: $prog ($np processes${args:+, $args}${mca:+,$mca}): exit status $status after $took s, $verdicts 'No Errors' line(s)"
     echo "  stdout:"; head -c 3000 "$work/$prog.out" | sed 's/^/  | /'
     echo "  stderr:"; head -c 3000 "$work/$prog.err" | sed 's/^/  | /'
     echo x >>"$work/failed"

@@ -26,3 +26,19 @@ $(dpm_tcp_runs): $(top_srcdir)/tests/mpi/dpm_tcp.mk
 	  echo 'exec $(SHELL) "$${PLEXUS_TOP_SRCDIR:?run through make check}/tests/mpi/run_case.sh" \'; \
 	  echo "  --config default $$m $(basename $(notdir $@))"; \
 	} >$@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
+
+# A first message over btl_tcp that must leave its sender before the sender's next MPI call
+# (components/btl_tcp/README.md, "On first use"): sent, then the sender blocks in a FIFO; both
+# ranks sending first; a peer that never answers (tests/mpi/tcp_first_send.c). And the dpm3p
+# programs over btl self,tcp (tests/dpm3p/run_tcp.sh: join, whose rank 0 sends a port number and
+# then blocks in accept(), and the programs whose jobs meet over tcp).
+check_PROGRAMS += tests/mpi/tcp_first_send
+tests_mpi_tcp_first_send_SOURCES = tests/mpi/tcp_first_send.c tests/mpi/test_util.h
+tests_mpi_tcp_first_send_CPPFLAGS = $(mpi_test_includes)
+tests_mpi_tcp_first_send_LDADD = $(mpi_test_libs)
+tests_mpi_tcp_first_send_LDFLAGS = $(mpi_test_link_flags)
+mpi_runs_extra += tests/mpi/tcp/tcp_first_send.sh tests/mpi/tcp/tcp_first_send_both.sh \
+	tests/mpi/tcp/tcp_first_send_silent.sh
+TESTS += tests/dpm3p/run_tcp.sh
+EXTRA_DIST += tests/mpi/cases/tcp_first_send.case tests/mpi/cases/tcp_first_send_both.case \
+	tests/mpi/cases/tcp_first_send_silent.case tests/dpm3p/run_tcp.sh
