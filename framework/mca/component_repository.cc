@@ -73,9 +73,23 @@ ComponentRepository::ComponentRepository(Loader &loader, std::vector<std::string
                                          const plexus_component_t *const *static_table)
     : loader_(loader), folders_(std::move(folders)), static_table_(static_table) {}
 
-void ComponentRepository::scan() {
+void ComponentRepository::scan(const LoadNow &load_now) {
     for (auto p = static_table_; p && *p; ++p) add_static(*p);
-    for (const auto &folder : folders_) scan_folder(folder);
+    for (const auto &folder : folders_) scan_folder(folder, load_now);
+}
+
+std::vector<ComponentRecord *> ComponentRepository::load_deferred(const LoadNow &want) {
+    std::vector<ComponentRecord *> added;
+    std::vector<DeferredFile> still;
+    for (auto &d : deferred_) {
+        if (want && !want(d.framework, d.name)) {
+            still.push_back(std::move(d));
+            continue;
+        }
+        if (ComponentRecord *c = load_file(d.path, d.framework, d.name)) added.push_back(c);
+    }
+    deferred_ = std::move(still);
+    return added;
 }
 
 void ComponentRepository::add_static(const plexus_component_t *desc) {
@@ -91,7 +105,7 @@ void ComponentRepository::add_static(const plexus_component_t *desc) {
     components_.push_back(std::move(record));
 }
 
-void ComponentRepository::scan_folder(const std::string &folder) {
+void ComponentRepository::scan_folder(const std::string &folder, const LoadNow &load_now) {
     for (const auto &file : plugin_files(folder)) {
         std::string path = folder + "/" + file, framework, name;
         if (!parse_component_file_name(file, &framework, &name)) {
@@ -101,39 +115,44 @@ void ComponentRepository::scan_folder(const std::string &folder) {
                                      ">_<name>.so; " + unknown_framework_hint(fw)});
             continue;
         }
-        if (!already_have(path, framework, name)) load_file(path, framework, name);
+        if (already_have(path, framework, name)) continue;
+        if (load_now && !load_now(framework, name))
+            deferred_.push_back({path, framework, name});
+        else
+            load_file(path, framework, name);
     }
 }
 
 bool ComponentRepository::already_have(const std::string &path, const std::string &framework,
                                        const std::string &name) {
     const ComponentRecord *earlier = find(framework, name);
-    if (!earlier) return false;
+    const DeferredFile *noted = deferred_for(framework, name);
+    if (!earlier && !noted) return false;
     failures_.push_back({path, framework, name,
                          "duplicate: " + framework + "_" + name + " was already found in " +
-                             earlier->origin + "; this file is ignored",
+                             (earlier ? earlier->origin : noted->path) + "; this file is ignored",
                          "remove one of the two, or reorder mca_base_component_path"});
     return true;
 }
 
-void ComponentRepository::load_file(const std::string &path, const std::string &framework,
-                                    const std::string &name) {
+ComponentRecord *ComponentRepository::load_file(const std::string &path, const std::string &framework,
+                                                const std::string &name) {
     std::string error;
     auto object = loader_.open(path, &error);
     if (!object) {
         failures_.push_back({path, framework, name, error, hint_for_load_error(error)});
-        return;
+        return nullptr;
     }
     std::string symbol = symbol_for(framework, name);
     auto desc = static_cast<const plexus_component_t *>(object->symbol(symbol));
     if (!desc) {
         failures_.push_back({path, framework, name, "the file does not export " + symbol,
                              "a component exports exactly one descriptor, named after its file"});
-        return;
+        return nullptr;
     }
     if (auto problem = check_descriptor(desc, framework, name)) {
         failures_.push_back({path, framework, name, problem->cause, problem->hint});
-        return;
+        return nullptr;
     }
     auto record = std::make_unique<ComponentRecord>();
     record->desc = desc;
@@ -142,6 +161,7 @@ void ComponentRepository::load_file(const std::string &path, const std::string &
     record->origin = path;
     record->object = std::move(object);
     components_.push_back(std::move(record));
+    return components_.back().get();
 }
 
 std::vector<ComponentRecord *> ComponentRepository::in_framework(std::string_view framework) const {
@@ -168,6 +188,13 @@ const LoadFailure *ComponentRepository::failure_for(std::string_view framework,
                                                     std::string_view name) const {
     for (const auto &f : failures_)
         if (f.framework == framework && f.name == name) return &f;
+    return nullptr;
+}
+
+const DeferredFile *ComponentRepository::deferred_for(std::string_view framework,
+                                                     std::string_view name) const {
+    for (const auto &d : deferred_)
+        if (d.framework == framework && d.name == name) return &d;
     return nullptr;
 }
 

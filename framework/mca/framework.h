@@ -17,6 +17,9 @@ struct Framework {
     std::string list_text;          // as the user wrote it
     std::string list_origin;        // where it was set
     std::vector<ComponentRecord *> members;  // loaded components, by name
+    // Its admitted components were loaded and opened (at init, or at its first selection for an
+    // OpenWhen::FirstUse framework).
+    bool opened = false;
 
     std::string name() const { return spec->name; }
 };

@@ -11,17 +11,20 @@
 namespace plexus::mca {
 
 const std::vector<FrameworkSpec> &framework_table() {
+    // osc opens at the first window; dpm cannot wait, MPI_Init meets a spawned job's parents
+    // through it; btl, coll and reconf serve MPI_COMM_WORLD from MPI_Init on.
     static const std::vector<FrameworkSpec> table = {
         {"btl", SelectPolicy::MultiSelect, {PLEXUS_BTL_MAJOR, PLEXUS_BTL_MINOR}, QueryScope::Process,
-         "byte transfer: moves bytes between two processes"},
+         "byte transfer: moves bytes between two processes", OpenWhen::Init},
         {"coll", SelectPolicy::PerScope, {PLEXUS_COLL_MAJOR, PLEXUS_COLL_MINOR},
-         QueryScope::Communicator, "collectives, chosen per communicator and function"},
+         QueryScope::Communicator, "collectives, chosen per communicator and function", OpenWhen::Init},
         {"osc", SelectPolicy::PerScope, {PLEXUS_OSC_MAJOR, PLEXUS_OSC_MINOR}, QueryScope::Window,
-         "one-sided communication, chosen per window"},
+         "one-sided communication, chosen per window", OpenWhen::FirstUse},
         {"dpm", SelectPolicy::SingleSelect, {PLEXUS_DPM_MAJOR, PLEXUS_DPM_MINOR},
-         QueryScope::Process, "dynamic processes: spawn, connect/accept, join"},
+         QueryScope::Process, "dynamic processes: spawn, connect/accept, join", OpenWhen::Init},
         {"reconf", SelectPolicy::ZeroOrOne, {PLEXUS_RECONF_MAJOR, PLEXUS_RECONF_MINOR},
-         QueryScope::Process, "run-time reconfiguration: observes traffic, moves fast channels"},
+         QueryScope::Process, "run-time reconfiguration: observes traffic, moves fast channels",
+         OpenWhen::Init},
     };
     return table;
 }

@@ -25,6 +25,13 @@ enum class QueryScope {
     Window,        // plexus_osc_scope_t
 };
 
+// When the framework's components are opened: at MPI_Init, or when it is first asked to select
+// (osc: the first window). A process that never uses the framework never maps its plugins.
+enum class OpenWhen {
+    Init,
+    FirstUse,
+};
+
 struct InterfaceVersion {
     uint16_t major;
     uint16_t minor;
@@ -36,6 +43,7 @@ struct FrameworkSpec {
     InterfaceVersion version;  // PLEXUS_<FW>_MAJOR / MINOR of this core
     QueryScope scope;
     const char *description;
+    OpenWhen open_when;
 };
 
 // Every framework, in the order plexus_info lists them.

@@ -128,10 +128,13 @@ bool McaCore::init() {
     params_ = std::make_unique<ParamRegistry>(std::move(settings));
     for (const auto &e : source_errors) error("mca", e);
     register_core_params();
+    options_.load_all_components |= params_->find("mca_base_load_all_components")->value.i != 0;
     register_framework_params();
+    configure_frameworks();  // the lists decide which files are loaded
     if (!make_loader()) return false;
     find_components();
-    configure_frameworks();
+    load_for_settings();
+    refresh_members();
     report_unknown_settings();
     for (const auto &e : params_->errors()) error("mca", e);
     report_load_failures();
@@ -157,6 +160,12 @@ void McaCore::register_core_params() {
                                       "Print every component that failed to load, not only the "
                                       "ones a selection list names",
                                       4),
+                            nullptr, &err);
+    params_->register_param(core_spec("mca_base_load_all_components", PLEXUS_PARAM_BOOL, "false",
+                                      "Load every component file at init, also those a framework's "
+                                      "list leaves out, and open osc at init, not at the first window "
+                                      "(plexus_info always does; for comparisons and diagnosis)",
+                                      5),
                             nullptr, &err);
     params_->register_param(verbose_spec("mca"), nullptr, &err);
     register_runtime();
@@ -212,8 +221,52 @@ void McaCore::find_components() {
         folders_.push_back(f);
     }
     repository_ = std::make_unique<ComponentRepository>(*loader_, folders_, kStaticComponents);
-    repository_->scan();
+    if (options_.load_all_components)
+        repository_->scan();
+    else
+        repository_->scan([this](const std::string &fw, const std::string &name) { return load_at_init(fw, name); });
     for (const auto &c : repository_->components()) register_component_params(*c);
+}
+
+// Open MPI's MCA base does the same: a component its framework's list leaves out is never
+// dlopened, and a framework's components are opened when the framework is.
+bool McaCore::load_at_init(const std::string &framework, const std::string &name) const {
+    const Framework *fw = this->framework(framework);
+    if (!fw) return true;
+    if (!fw->list.admits(name)) {
+        emit(PLEXUS_LOG_DECISION, framework,
+             name + ": not loaded, " +
+                 (fw->list.mode == SelectionList::Mode::Exclude ? "excluded by " : "not in ") + framework +
+                 "=" + fw->list_text);
+        return false;
+    }
+    if (fw->spec->open_when == OpenWhen::FirstUse) {
+        emit(PLEXUS_LOG_DECISION, framework, name + ": loaded when " + framework + " is first used");
+        return false;
+    }
+    return true;
+}
+
+// The parameters of a component that was not loaded are unknown until it is. Rather than an index
+// of every component's parameters written at build time (which a plugin installed or rebuilt
+// alone would make stale, and which cannot check a value), a setting that names nothing known has
+// the remaining files loaded and their parameters registered, not opened: exactly what init did
+// before files were left out, so a typo is still named with its closest name, and a bad value of
+// an excluded component still fails. It costs only runs that set such parameters.
+void McaCore::load_for_settings() {
+    if (repository_->deferred().empty() || params_->unknown_settings().empty()) return;
+    emit(PLEXUS_LOG_DECISION, "mca",
+         "a setting names no parameter of the components loaded: loading the " +
+             std::to_string(repository_->deferred().size()) + " others to register theirs");
+    add_loaded(repository_->load_deferred());
+}
+
+void McaCore::add_loaded(const std::vector<ComponentRecord *> &added) {
+    for (ComponentRecord *c : added) register_component_params(*c);
+}
+
+void McaCore::refresh_members() {
+    for (auto &fw : frameworks_) fw.members = repository_->in_framework(fw.name());
 }
 
 void McaCore::register_component_params(ComponentRecord &c) {
@@ -240,7 +293,6 @@ void McaCore::configure_frameworks() {
     for (const auto &spec : framework_table()) {
         Framework fw;
         fw.spec = &spec;
-        fw.members = repository_->in_framework(spec.name);
         const Param *p = params_->find(spec.name);
         fw.list_text = p->value.text;
         fw.list_origin = p->origin;
@@ -258,21 +310,23 @@ void McaCore::configure_frameworks() {
 
 // A requested component that is missing or unusable stops the job; before saying so, open the
 // others too, so that the message can say which of them would have worked.
-void McaCore::open_all_for_diagnosis(const Framework &fw) {
-    if (!options_.open_components || fw.list.mode != SelectionList::Mode::Include) return;
+void McaCore::open_all_for_diagnosis(Framework &fw) {
+    if (!options_.open_components || !fw.opened || fw.list.mode != SelectionList::Mode::Include) return;
     bool requested_missing = false;
     for (const auto &n : fw.list.names) {
         const ComponentRecord *c = repository_->find(fw.name(), n);
         requested_missing |= !c || c->state != ComponentRecord::State::Opened;
     }
     if (!requested_missing) return;
+    add_loaded(repository_->load_deferred([&](const std::string &f, const std::string &) { return f == fw.name(); }));
+    refresh_members();
     Framework everyone = fw;
     everyone.list = SelectionList{};
     for (ComponentRecord *c : fw.members) open_one(*c, everyone);
 }
 
 void McaCore::check_lists() {
-    for (const auto &fw : frameworks_) {
+    for (auto &fw : frameworks_) {
         open_all_for_diagnosis(fw);
         ListCheck check = check_selection_list(fw, *repository_);
         for (const auto &e : check.errors) error(fw.name(), e);
@@ -295,8 +349,25 @@ void McaCore::report_load_failures() {
 }
 
 void McaCore::open_components() {
-    for (const auto &fw : frameworks_)
+    for (auto &fw : frameworks_) {
+        if (!options_.load_all_components && fw.spec->open_when == OpenWhen::FirstUse) continue;
+        fw.opened = true;
         for (ComponentRecord *c : fw.members) open_one(*c, fw);
+    }
+}
+
+// An OpenWhen::FirstUse framework's admitted files are loaded, registered and opened by its first
+// selection; returns what went wrong (a value of their parameters that does not parse).
+std::vector<std::string> McaCore::open_on_first_use(Framework &fw) {
+    if (fw.opened || !options_.open_components) return {};
+    fw.opened = true;
+    const size_t known_errors = params_->errors().size();
+    add_loaded(repository_->load_deferred(
+        [&](const std::string &f, const std::string &n) { return f == fw.name() && fw.list.admits(n); }));
+    refresh_members();
+    for (ComponentRecord *c : fw.members) open_one(*c, fw);
+    open_all_for_diagnosis(fw);
+    return {params_->errors().begin() + static_cast<long>(known_errors), params_->errors().end()};
 }
 
 void McaCore::open_one(ComponentRecord &c, const Framework &fw) {
@@ -328,8 +399,14 @@ const Framework *McaCore::framework(std::string_view name) const {
     return nullptr;
 }
 
+Framework *McaCore::mutable_framework(std::string_view name) {
+    for (auto &fw : frameworks_)
+        if (fw.name() == name) return &fw;
+    return nullptr;
+}
+
 Selection McaCore::select(std::string_view name, const void *scope) {
-    const Framework *fw = framework(name);
+    Framework *fw = mutable_framework(name);
     if (!fw) {
         Selection s;
         s.framework = name;
@@ -338,7 +415,13 @@ Selection McaCore::select(std::string_view name, const void *scope) {
         return s;
     }
     g_current = this;
+    std::vector<std::string> first_use = open_on_first_use(*fw);
     Selection s = select_components(*fw, *params_, scope);
+    if (fw->spec->open_when == OpenWhen::FirstUse) {
+        // Its files were not there to check at init: a requested one that failed to load now.
+        for (auto &e : check_selection_list(*fw, *repository_).errors) first_use.push_back(std::move(e));
+        s.errors.insert(s.errors.begin(), first_use.begin(), first_use.end());
+    }
     for (const auto &e : s.errors) emit(PLEXUS_LOG_ERROR, fw->name(), e);
     for (const auto &d : s.declines) emit(PLEXUS_LOG_DECISION, fw->name(), d);
     return s;

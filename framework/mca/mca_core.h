@@ -1,5 +1,6 @@
-// The MCA core of one process: reads the parameter sources, finds and checks components,
-// registers their parameters, opens the ones the user's lists admit, and selects per framework.
+// The MCA core of one process: reads the parameter sources, finds and checks components, loads
+// and registers the parameters of the ones the user's lists admit, opens them (a framework that
+// serves nothing until first use, osc, at its first selection), and selects per framework.
 #pragma once
 
 #include <memory>
@@ -33,6 +34,12 @@ struct CoreOptions {
     bool search_default_folder = true;
     // Open the components the lists admit (plexus_info --param needs registration only).
     bool open_components = true;
+    // Load every component file found, excluded ones too, and open every framework at init
+    // (plexus_info lists everything). Otherwise a file the framework's list leaves out is never
+    // opened, and an OpenWhen::FirstUse framework's are opened at its first selection; a setting
+    // that names no parameter of what was loaded has the other files loaded to register theirs
+    // (load_for_settings), so that what is known and what is rejected do not change.
+    bool load_all_components = false;
 
     static CoreOptions from_process();  // the real machine: files, environment (read once)
 };
@@ -76,8 +83,14 @@ private:
     void find_components();
     void register_component_params(ComponentRecord &c);
     void configure_frameworks();
+    bool load_at_init(const std::string &framework, const std::string &name) const;
+    void load_for_settings();
+    void add_loaded(const std::vector<ComponentRecord *> &added);
+    void refresh_members();
+    std::vector<std::string> open_on_first_use(Framework &fw);
+    Framework *mutable_framework(std::string_view name);
     void check_lists();
-    void open_all_for_diagnosis(const Framework &fw);
+    void open_all_for_diagnosis(Framework &fw);
     void report_unknown_settings();
     void report_load_failures();
     void open_components();

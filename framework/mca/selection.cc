@@ -99,11 +99,13 @@ std::string describe_record(const ComponentRecord *c) {
 
 }  // namespace
 
-std::string describe_available(const Framework &fw) {
-    if (fw.members.empty()) return "none found";
+std::string describe_available(const Framework &fw, const ComponentRepository *repo) {
     std::string out;
     for (const ComponentRecord *c : fw.members) out += (out.empty() ? "" : ", ") + describe_record(c);
-    return out;
+    if (repo)
+        for (const DeferredFile &d : repo->deferred())
+            if (d.framework == fw.name()) out += (out.empty() ? "" : ", ") + d.name + " (not loaded yet)";
+    return out.empty() ? "none found" : out;
 }
 
 Selection select_components(const Framework &fw, const ParamRegistry &params, const void *scope) {
@@ -136,8 +138,10 @@ ListCheck check_selection_list(const Framework &fw, const ComponentRepository &r
     ListCheck check;
     std::vector<std::string> names;
     for (const ComponentRecord *c : fw.members) names.push_back(c->name);
+    for (const DeferredFile &d : repo.deferred())
+        if (d.framework == fw.name()) names.push_back(d.name);
     for (const std::string &n : fw.list.names) {
-        if (repo.find(fw.name(), n)) continue;
+        if (repo.find(fw.name(), n) || repo.deferred_for(fw.name(), n)) continue;
         std::string what = list_param(fw) + " (" + fw.list_origin + "): ";
         if (const LoadFailure *f = repo.failure_for(fw.name(), n)) {
             what += "component " + fw.name() + "_" + n + " failed to load from " + f->file + ": " +
@@ -147,7 +151,7 @@ ListCheck check_selection_list(const Framework &fw, const ComponentRepository &r
             if (std::string guess = closest_name(n, names); !guess.empty())
                 what += " (did you mean '" + guess + "'?)";
         }
-        what += ". Available " + fw.name() + " components: " + describe_available(fw);
+        what += ". Available " + fw.name() + " components: " + describe_available(fw, &repo);
         (fw.list.mode == SelectionList::Mode::Include ? check.errors : check.warnings).push_back(what);
     }
     return check;

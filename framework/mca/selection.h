@@ -53,7 +53,8 @@ struct ListCheck {
 };
 ListCheck check_selection_list(const Framework &fw, const ComponentRepository &repo);
 
-// "good (usable), nodev (unusable: no device)": what a user can pick from, for error messages.
-std::string describe_available(const Framework &fw);
+// "good (usable), nodev (unusable: no device)": what a user can pick from, for error messages;
+// with repo, also the files found but not loaded ("rdma (not loaded yet)").
+std::string describe_available(const Framework &fw, const ComponentRepository *repo = nullptr);
 
 }  // namespace plexus::mca

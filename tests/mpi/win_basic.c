@@ -256,6 +256,7 @@ int main(int argc, char **argv)
 {
     wu_use_osc_good("good");
     tu_init(&argc, &argv);
+    wu_open_osc();
     wu_cleanup();
     tu_require_ranks(1, 1);
     if (argc > 1 && strcmp(argv[1], "--fatal") == 0) fatal_misuse();

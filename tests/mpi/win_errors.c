@@ -144,6 +144,7 @@ int main(int argc, char **argv)
 {
     wu_use_osc_good("good");
     tu_init(&argc, &argv);
+    wu_open_osc();
     wu_cleanup();
     tu_require_ranks(1, 1);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);

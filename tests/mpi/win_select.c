@@ -56,6 +56,7 @@ int main(int argc, char **argv)
         wu_use_osc_good("good");
     }
     tu_init(&argc, &argv);
+    wu_open_osc();
     wu_cleanup();
     tu_require_ranks(2, 0);
     if (fall_back) return fallback();

@@ -16,13 +16,23 @@
 static char wu_dir[64];
 static char wu_link[128];
 
-/* Removes the folder: call it after MPI_Init, which has opened the component by then, so that a
- * job that aborts later (the fatal cases) leaves nothing in /tmp. */
+/* Removes the folder: call it after MPI_Init and wu_open_osc, which have opened the component by
+ * then, so that a job that aborts later (the fatal cases) leaves nothing in /tmp. */
 static void wu_cleanup(void)
 {
     if (wu_link[0]) unlink(wu_link);
     if (wu_dir[0]) rmdir(wu_dir);
     wu_link[0] = wu_dir[0] = '\0';
+}
+
+/* The MCA core opens the osc components at the first window, not at MPI_Init: one window of this
+ * process alone, freed at once, has them opened while the folder is still there. */
+static void wu_open_osc(void)
+{
+    static int word;
+    MPI_Win win;
+    if (MPI_Win_create(&word, sizeof word, sizeof word, MPI_INFO_NULL, MPI_COMM_SELF, &win) == MPI_SUCCESS)
+        MPI_Win_free(&win);
 }
 
 /* Before MPI_Init: a private folder holding only a link to tests/plugins/.libs/plexus_osc_good.so

@@ -19,6 +19,7 @@ protected:
         mca::set_output_sink([](const std::string &) {});
         mca::CoreOptions o;
         o.search_default_folder = false;
+        o.load_all_components = load_all_components;
         o.sources.environment.emplace_back("PLEXUS_MCA_mca_base_component_path", good_plugin_dir());
         core = std::make_unique<mca::McaCore>(std::move(o));
         ASSERT_TRUE(core->init());
@@ -26,6 +27,7 @@ protected:
     void TearDown() override { mca::set_output_sink(nullptr); }
 
     std::unique_ptr<mca::McaCore> core;
+    bool load_all_components = false;  // as plexus_info does: set before SetUp
 };
 
 }  // namespace plexus::test

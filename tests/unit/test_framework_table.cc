@@ -114,7 +114,14 @@ TEST(FrameworkTable, FileNamesParseForEveryFrameworkInTheTable) {
     EXPECT_FALSE(parse_component_file_name("plexus_pml_ob1.so", &fw, &name));
 }
 
-class FrameworkTableCore : public plexus::test::GoodPluginCore {};
+// A core as plexus_info makes it: every component loaded, every framework opened.
+class FrameworkTableCore : public plexus::test::GoodPluginCore {
+protected:
+    void SetUp() override {
+        load_all_components = true;
+        GoodPluginCore::SetUp();
+    }
+};
 
 TEST_F(FrameworkTableCore, PlexusInfoListsEveryFrameworkOfTheTable) {
     const nlohmann::json doc = info::describe_core(*core);

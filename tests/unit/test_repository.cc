@@ -68,6 +68,53 @@ TEST_P(Repository, RecordsEachBrokenPluginWithItsCause) {
     EXPECT_NE(wrong->file.find("plexus_coll_wrongfw.so"), std::string::npos);
 }
 
+TEST_P(Repository, AFileTheFilterRefusesIsNotedNotOpenedUntilAsked) {
+    ComponentRepository repo(*loader, {plexus::test::broken_plugin_dir()}, nullptr);
+    std::vector<std::string> asked;
+    repo.scan([&](const std::string &fw, const std::string &name) {
+        asked.push_back(fw + "_" + name);
+        return name != "undefsym";
+    });
+    EXPECT_EQ(asked.size(), 3u);
+    EXPECT_EQ(repo.failure_for("btl", "undefsym"), nullptr);  // never opened: no failure yet
+    ASSERT_EQ(repo.deferred().size(), 1u);
+    EXPECT_EQ(repo.deferred()[0].path, plexus::test::broken_plugin_dir() + "/plexus_btl_undefsym.so");
+    EXPECT_EQ(repo.failures().size(), 2u);
+    EXPECT_TRUE(repo.load_deferred([](const std::string &, const std::string &) { return false; }).empty());
+    EXPECT_EQ(repo.deferred().size(), 1u);
+    EXPECT_TRUE(repo.load_deferred().empty());  // it fails when opened, naming file and cause
+    EXPECT_TRUE(repo.deferred().empty());
+    const LoadFailure *undef = repo.failure_for("btl", "undefsym");
+    ASSERT_NE(undef, nullptr);
+    EXPECT_NE(undef->cause.find("undefined symbol"), std::string::npos) << undef->cause;
+}
+
+TEST_P(Repository, LoadingADeferredFileAddsItsComponent) {
+    ComponentRepository repo(*loader, {plexus::test::good_plugin_dir()}, nullptr);
+    repo.scan([](const std::string &fw, const std::string &) { return fw != "osc"; });
+    EXPECT_EQ(repo.find("osc", "good"), nullptr);
+    ASSERT_NE(repo.find("btl", "good"), nullptr);
+    auto added = repo.load_deferred([](const std::string &fw, const std::string &) { return fw == "osc"; });
+    ASSERT_EQ(added.size(), 1u);
+    EXPECT_EQ(added[0], repo.find("osc", "good"));
+    EXPECT_EQ(repo.in_framework("osc").size(), 1u);
+}
+
+TEST_P(Repository, SecondCopyOfADeferredFileIsStillADuplicate) {
+    fs::path dir = fs::temp_directory_path() / ("plexus-dup-deferred-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    fs::copy_file(plexus::test::good_plugin_dir() + "/plexus_btl_good.so", dir / "plexus_btl_good.so",
+                  fs::copy_options::overwrite_existing);
+    ComponentRepository repo(*loader, {plexus::test::good_plugin_dir(), dir.string()}, nullptr);
+    repo.scan([](const std::string &, const std::string &name) { return name != "good"; });
+    ASSERT_EQ(repo.failures().size(), 1u);
+    EXPECT_NE(repo.failures()[0].cause.find("duplicate: btl_good was already found in " +
+                                            plexus::test::good_plugin_dir() + "/plexus_btl_good.so"),
+              std::string::npos)
+        << repo.failures()[0].cause;
+    fs::remove_all(dir);
+}
+
 TEST_P(Repository, SecondCopyIsADuplicateAndTheFirstWins) {
     fs::path dir = fs::temp_directory_path() / ("plexus-dup-" + std::to_string(getpid()));
     fs::create_directories(dir);

@@ -1,5 +1,6 @@
 // Selection through the whole MCA core, with the good test components: ranking, ties, priority
-// overrides, include/exclude lists, policies, and what the user is told.
+// overrides, include/exclude lists (and the files they keep from being loaded), the framework
+// opened at first use, policies, and what the user is told.
 #include <gtest/gtest.h>
 
 #include "mca/mca_core.h"
@@ -20,12 +21,14 @@ protected:
 
     // A core seeing only the test components, with the given environment and command line.
     std::unique_ptr<McaCore> core(std::vector<std::pair<std::string, std::string>> env,
-                                  std::vector<std::pair<std::string, std::string>> cli = {}) {
+                                  std::vector<std::pair<std::string, std::string>> cli = {},
+                                  const std::string &path = plexus::test::good_plugin_dir(),
+                                  bool load_all = false) {
         CoreOptions o;
         o.search_default_folder = false;
+        o.load_all_components = load_all;
         o.sources.environment = std::move(env);
-        o.sources.environment.emplace_back("PLEXUS_MCA_mca_base_component_path",
-                                           plexus::test::good_plugin_dir());
+        o.sources.environment.emplace_back("PLEXUS_MCA_mca_base_component_path", path);
         o.sources.cli = std::move(cli);
         auto c = std::make_unique<McaCore>(std::move(o));
         ok = c->init();
@@ -90,20 +93,113 @@ TEST_F(SelectionTest, DeclinedQueryIsNotSelected) {
     EXPECT_NE(s.decisions[0].reason.find("declined: btl_good_usable is false"), std::string::npos);
 }
 
-TEST_F(SelectionTest, IncludeListKeepsOnlyNamedAndLeavesOthersUnopened) {
-    auto c = core({{"PLEXUS_MCA_btl", "other"}});
+TEST_F(SelectionTest, IncludeListLoadsOnlyTheNamedFiles) {
+    auto c = core({{"PLEXUS_MCA_btl", "other"}, {"PLEXUS_MCA_btl_base_verbose", "1"}});
     ASSERT_TRUE(ok);
     EXPECT_EQ(chosen(c->select("btl", nullptr)), (Names{"other"}));
-    EXPECT_EQ(c->repository().find("btl", "good")->state, ComponentRecord::State::Loaded);
-    EXPECT_EQ(c->repository().find("btl", "nodev")->state, ComponentRecord::State::Loaded);
+    EXPECT_EQ(c->repository().find("btl", "good"), nullptr);
+    EXPECT_EQ(c->repository().find("btl", "nodev"), nullptr);
+    ASSERT_NE(c->repository().deferred_for("btl", "good"), nullptr);
+    EXPECT_EQ(c->repository().deferred_for("btl", "good")->path,
+              plexus::test::good_plugin_dir() + "/plexus_btl_good.so");
+    EXPECT_EQ(c->repository().find("btl", "other")->state, ComponentRecord::State::Opened);
+    EXPECT_TRUE(said("btl: good: not loaded, not in btl=other"));
+    // The other frameworks' lists are empty: their components are loaded and opened.
+    EXPECT_EQ(c->repository().find("coll", "good")->state, ComponentRecord::State::Opened);
 }
 
-TEST_F(SelectionTest, ExcludedComponentsAreNeverOpened) {
+TEST_F(SelectionTest, ExcludedComponentsAreNeverLoaded) {
     auto c = core({{"PLEXUS_MCA_btl", "^good,nodev"}});
     ASSERT_TRUE(ok);
     EXPECT_EQ(chosen(c->select("btl", nullptr)), (Names{"other"}));
-    EXPECT_EQ(c->repository().find("btl", "good")->state, ComponentRecord::State::Loaded);
+    EXPECT_EQ(c->repository().find("btl", "good"), nullptr);
+    EXPECT_NE(c->repository().deferred_for("btl", "nodev"), nullptr);
     EXPECT_EQ(c->repository().find("btl", "other")->state, ComponentRecord::State::Opened);
+}
+
+TEST_F(SelectionTest, ParametersOfComponentsNotLoadedAreStillKnownAndChecked) {
+    // A valid parameter of an excluded component: no warning, the run goes on.
+    auto c = core({{"PLEXUS_MCA_btl", "other"}, {"PLEXUS_MCA_btl_good_usable", "no"}});
+    EXPECT_TRUE(ok);
+    EXPECT_FALSE(said("is not a known parameter"));
+    ASSERT_NE(c->params().find("btl_good_usable"), nullptr);
+    // Loaded to register its parameters, never opened: the list still leaves it out.
+    EXPECT_EQ(c->repository().find("btl", "good")->state, ComponentRecord::State::Loaded);
+    EXPECT_EQ(chosen(c->select("btl", nullptr)), (Names{"other"}));
+    lines.clear();
+    // A typo is still named, with the closest name among everything installed.
+    auto typo = core({{"PLEXUS_MCA_btl", "other"}, {"PLEXUS_MCA_btl_good_query_prority", "5"}});
+    EXPECT_TRUE(said("'btl_good_query_prority' (env PLEXUS_MCA_btl_good_query_prority) is not a known "
+                     "parameter; did you mean 'btl_good_query_priority'?"));
+    // A bad value of an excluded component's parameter still fails init, naming it.
+    auto bad = core({{"PLEXUS_MCA_btl", "other"}, {"PLEXUS_MCA_btl_good_query_priority", "300"}});
+    EXPECT_FALSE(ok);
+    ASSERT_FALSE(bad->errors().empty());
+    EXPECT_NE(bad->errors()[0].find("btl_good_query_priority"), std::string::npos) << bad->errors()[0];
+}
+
+TEST_F(SelectionTest, WithoutSettingsOfThemNothingExcludedIsLoaded) {
+    auto c = core({{"PLEXUS_MCA_btl", "other"}, {"PLEXUS_MCA_btl_other_query_priority", "40"}});
+    ASSERT_TRUE(ok);
+    EXPECT_EQ(c->repository().find("btl", "good"), nullptr);
+    EXPECT_FALSE(said("loading the"));
+}
+
+TEST_F(SelectionTest, OscIsLoadedAndOpenedAtItsFirstSelection) {
+    auto c = core({{"PLEXUS_MCA_osc_base_verbose", "1"}});
+    ASSERT_TRUE(ok);
+    EXPECT_EQ(c->repository().find("osc", "good"), nullptr);
+    EXPECT_NE(c->repository().deferred_for("osc", "good"), nullptr);
+    EXPECT_TRUE(said("osc: good: loaded when osc is first used"));
+    EXPECT_EQ(c->framework("osc")->members.size(), 0u);
+    auto s = c->select("osc", nullptr);  // no window scope: the component declines
+    EXPECT_TRUE(s.errors.empty());
+    ComponentRecord *good = c->repository().find("osc", "good");
+    ASSERT_NE(good, nullptr);
+    EXPECT_EQ(good->state, ComponentRecord::State::Opened);
+    ASSERT_EQ(s.decisions.size(), 1u);
+    EXPECT_NE(s.decisions[0].reason.find("declined: no window scope"), std::string::npos) << s.decisions[0].reason;
+    EXPECT_EQ(c->repository().deferred_for("osc", "good"), nullptr);
+}
+
+TEST_F(SelectionTest, RequestingAMissingOscComponentFailsInitLikeAnyOther) {
+    auto c = core({{"PLEXUS_MCA_osc", "godo"}});
+    EXPECT_FALSE(ok);
+    ASSERT_EQ(c->errors().size(), 1u);
+    EXPECT_NE(c->errors()[0].find("there is no osc component named 'godo' (did you mean 'good'?)"),
+              std::string::npos)
+        << c->errors()[0];
+    EXPECT_NE(c->errors()[0].find("good (not loaded yet)"), std::string::npos) << c->errors()[0];
+}
+
+TEST_F(SelectionTest, LoadAllLoadsAndOpensEverythingAtInit) {
+    auto c = core({{"PLEXUS_MCA_btl", "other"}}, {}, plexus::test::good_plugin_dir(), true);
+    ASSERT_TRUE(ok);
+    EXPECT_TRUE(c->repository().deferred().empty());
+    EXPECT_EQ(c->repository().find("btl", "good")->state, ComponentRecord::State::Loaded);
+    EXPECT_EQ(c->repository().find("osc", "good")->state, ComponentRecord::State::Opened);
+    auto by_param = core({{"PLEXUS_MCA_btl", "other"}, {"PLEXUS_MCA_mca_base_load_all_components", "1"}});
+    ASSERT_TRUE(ok);
+    EXPECT_TRUE(by_param->repository().deferred().empty());
+    EXPECT_EQ(by_param->repository().find("osc", "good")->state, ComponentRecord::State::Opened);
+}
+
+TEST_F(SelectionTest, ABrokenPluginIsOpenedOnlyWhenItsListAdmitsIt) {
+    const std::string path = plexus::test::good_plugin_dir() + ":" + plexus::test::broken_plugin_dir();
+    auto excluded = core({{"PLEXUS_MCA_btl", "^undefsym,abinext"}, {"PLEXUS_MCA_mca_base_show_load_errors", "1"}},
+                         {}, path);
+    EXPECT_TRUE(ok);
+    EXPECT_EQ(excluded->repository().failure_for("btl", "undefsym"), nullptr);
+    EXPECT_NE(excluded->repository().deferred_for("btl", "undefsym"), nullptr);
+    EXPECT_FALSE(said("plexus_btl_undefsym.so"));
+    EXPECT_EQ(chosen(excluded->select("btl", nullptr)), (Names{"good", "other"}));
+    lines.clear();
+    auto requested = core({{"PLEXUS_MCA_btl", "undefsym,good"}}, {}, path);
+    EXPECT_FALSE(ok);
+    ASSERT_FALSE(requested->errors().empty());
+    const std::string &e = requested->errors()[0];
+    EXPECT_NE(e.find("plexus_btl_undefsym.so"), std::string::npos) << e;
+    EXPECT_NE(e.find("undefined symbol: plexus_test_symbol_that_does_not_exist"), std::string::npos) << e;
 }
 
 TEST_F(SelectionTest, RequestingAMissingComponentIsFatalAndListsTheAvailable) {

@@ -56,6 +56,7 @@ int main(int argc, char **argv) {
     }
     auto core_opts = core_options(*options);
     core_opts.open_components = true;
+    core_opts.load_all_components = true;  // lists every component, excluded ones too
     plexus::mca::McaCore core(std::move(core_opts));
     core.init();
     bool found = true;
