@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <openssl/crypto.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -40,7 +39,7 @@ int remaining_ms(Clock::time_point end) {
 }
 
 bool same(const Bytes &got, const Mac &want) {
-    return got.size() == want.size() && CRYPTO_memcmp(got.data(), want.data(), want.size()) == 0;
+    return got.size() == want.size() && sdk::HmacSha256::equal(got.data(), want.data(), want.size());
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The datagram facility's HMAC-SHA256 (block functions, no EVP initialisation) gives the bytes
 // of RFC 4231's test vectors and of OpenSSL's own HMAC() for every key length around the block
-// size and messages fed in pieces; a reused key gives each message its own tag.
+// size and messages fed in pieces; a reused key gives each message its own tag. libcrypto is
+// opened at the first MAC: without it the facility says which file it could not load, and a MAC
+// computed anyway never verifies.
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -9,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/dgram/authenticator.h"
 #include "runtime/dgram/hmac_sha256.h"
 
 using plexus::runtime::dgram::HmacSha256;
@@ -83,6 +86,35 @@ TEST(DgramHmac, PiecesAndReusedKey) {
         mac.finish(out);
         EXPECT_EQ(hex(out, sizeof out), openssl(key, msg)) << "message " << len;
     }
+}
+
+TEST(DgramHmac, EqualComparesEveryByte) {
+    const uint8_t a[4] = {1, 2, 3, 4}, b[4] = {1, 2, 3, 5};
+    EXPECT_TRUE(HmacSha256::equal(a, a, sizeof a));
+    EXPECT_FALSE(HmacSha256::equal(a, b, sizeof a));
+    EXPECT_TRUE(HmacSha256::equal(a, b, 3));
+}
+
+// Run in a process of its own (the library is opened once per process): 0 when everything holds.
+int check_without_libcrypto() {
+    setenv("PLEXUS_LIBCRYPTO", "/nonexistent/libcrypto-for-test.so", 1);
+    std::string why;
+    if (HmacSha256::available(&why)) return 10;
+    if (why.find("/nonexistent/libcrypto-for-test.so, which cannot be loaded") == std::string::npos) return 11;
+    const Bytes key(32, 7);
+    const Bytes msg(100, 1);
+    if (ours(key, msg) == ours(key, msg)) return 12;  // random bytes: a check against them fails
+    std::unique_ptr<plexus::runtime::dgram::Authenticator> auth;
+    const uint8_t secret[16] = {};
+    plexus::runtime::Status s = plexus::runtime::dgram::Authenticator::create(secret, sizeof secret, "test", &auth);
+    if (s || s.message.find("libcrypto-for-test.so") == std::string::npos) return 13;
+    return 0;
+}
+
+TEST(DgramHmac, WithoutLibcryptoNamesTheFileAndNoMacVerifies) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");  // re-executed: nothing opened yet
+    EXPECT_EXIT(std::exit(check_without_libcrypto()), ::testing::ExitedWithCode(0),
+                "plexus error: HMAC-SHA256 needs /nonexistent/libcrypto-for-test.so");
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
-// The datagram MAC: HMAC-SHA256 without OpenSSL's EVP layer (hmac_sha256.h says why).
+// The datagram MAC: HMAC-SHA256 without OpenSSL's EVP layer, libcrypto opened at the first
+// endpoint (hmac_sha256.h says why).
 #include "runtime/dgram/authenticator.h"
-
-#include <openssl/crypto.h>
 
 #include <cstring>
 
@@ -34,11 +33,12 @@ Authenticator::~Authenticator() = default;
 
 Status Authenticator::create(const uint8_t *secret, size_t len, std::string_view label,
                              std::unique_ptr<Authenticator> *out) {
+    if (std::string why; !HmacSha256::available(&why)) return Status::error(PLEXUS_ERR_NOT_AVAILABLE, why);
     std::vector<uint8_t> mac_key = hmac_once(secret, len, "plexus-dgram mac", label.data(), label.size());
     std::vector<uint8_t> id = hmac_once(secret, len, "plexus-dgram key id", label.data(), label.size());
     std::unique_ptr<Authenticator> a(new Authenticator);
     a->mac_ = std::make_unique<Mac>(mac_key);
-    OPENSSL_cleanse(mac_key.data(), mac_key.size());
+    sdk::secure_zero(mac_key.data(), mac_key.size());
     for (int i = 0; i < 8; ++i) a->key_id_ = (a->key_id_ << 8) | id[i];
     a->derive_key_ = hmac_once(secret, len, "plexus-dgram derive", label.data(), label.size());
     *out = std::move(a);
@@ -62,7 +62,7 @@ bool Authenticator::verify(const uint8_t *datagram, size_t len) {
     const struct iovec payload{const_cast<uint8_t *>(datagram + Header::kBytes), len - Header::kBytes};
     uint8_t expect[Header::kTagBytes];
     if (!tag(datagram, &payload, 1, expect)) return false;
-    return CRYPTO_memcmp(expect, datagram + Header::kAuthenticated, Header::kTagBytes) == 0;
+    return HmacSha256::equal(expect, datagram + Header::kAuthenticated, Header::kTagBytes);
 }
 
 std::vector<uint8_t> Authenticator::derive(std::string_view purpose, const void *data, size_t len) const {

@@ -5,40 +5,107 @@
 // 20's spawn rate). The block functions need no initialisation and give the same bytes
 // (tests/unit/test_runtime_dgram_hmac checks RFC 4231's vectors and OpenSSL's HMAC()). OpenSSL 3
 // marks them deprecated in favour of EVP, whose first use is the cost avoided; they stay in 3.x.
-// Header-only: the user links libcrypto (-lcrypto), as for any OpenSSL call.
+//
+// libcrypto is opened at the first MAC (dlopen), not linked: mapping and relocating it costs every
+// process about 2.7 M instructions at start (its 3,377 symbol bindings; docs/dynamic-processes.md),
+// and most processes never authenticate a datagram or a TCP connection. Header-only, so the core
+// and each plugin resolve it themselves (dlopen of the same file returns the one mapping); nothing
+// links -lcrypto. PLEXUS_LIBCRYPTO names another file to open (tests point it at a missing one).
+// Without libcrypto a MAC cannot be computed: available() says why, and a MAC computed anyway is
+// random bytes, so that whatever checks it fails closed.
 #pragma once
 
-#include <openssl/crypto.h>
-#include <openssl/sha.h>
+#include <dlfcn.h>
+#include <openssl/sha.h>  // SHA256_CTX and the prototypes, for the types of the resolved functions
+#include <sys/random.h>
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 namespace plexus::sdk {
 
+// Zeroes secrets in a way the compiler may not drop (what OPENSSL_cleanse does).
+inline void secure_zero(void *p, size_t len) { explicit_bzero(p, len); }
+
+// libcrypto's SHA-256 block functions, resolved once per process (per plugin) at the first use.
+class LibcryptoSha256 {
+public:
+    static const LibcryptoSha256 &get() {
+        static const LibcryptoSha256 lib;  // thread-safe initialisation
+        return lib;
+    }
+    bool ok() const { return init && update && finish; }
+    const std::string &why() const { return why_; }
+
+    decltype(&SHA256_Init) init = nullptr;
+    decltype(&SHA256_Update) update = nullptr;
+    decltype(&SHA256_Final) finish = nullptr;
+
+private:
+    LibcryptoSha256() {
+        const char *over = std::getenv("PLEXUS_LIBCRYPTO");
+        const std::string path = over && *over ? over : "libcrypto.so.3";
+        void *h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);  // kept for the process's life
+        if (!h) {
+            const char *err = ::dlerror();
+            why_ = "HMAC-SHA256 needs " + path + ", which cannot be loaded: " + (err ? err : "dlopen failed") +
+                   (over && *over ? " (set by PLEXUS_LIBCRYPTO)" : " (install OpenSSL 3's libcrypto)");
+        } else {
+            init = reinterpret_cast<decltype(init)>(::dlsym(h, "SHA256_Init"));
+            update = reinterpret_cast<decltype(update)>(::dlsym(h, "SHA256_Update"));
+            finish = reinterpret_cast<decltype(finish)>(::dlsym(h, "SHA256_Final"));
+            if (!ok()) why_ = "HMAC-SHA256: " + path + " has no SHA256_Init/Update/Final";
+        }
+        // Said once, whoever asks: a plugin that never calls available() still leaves a trace.
+        if (!why_.empty()) std::fprintf(stderr, "plexus error: %s; every MAC computed fails to verify\n", why_.c_str());
+    }
+    std::string why_;
+};
+
 class HmacSha256 {
 public:
     static constexpr size_t kBytes = 32;
 
-    HmacSha256(const uint8_t *key, size_t len) {
+    // False, with the reason, when libcrypto cannot be used (opens it on the first call).
+    static bool available(std::string *why = nullptr) {
+        const LibcryptoSha256 &lib = LibcryptoSha256::get();
+        if (!lib.ok() && why) *why = lib.why();
+        return lib.ok();
+    }
+
+    // Compares two MACs in time independent of where they differ (what CRYPTO_memcmp does).
+    static bool equal(const void *a, const void *b, size_t len) {
+        const auto *x = static_cast<const volatile uint8_t *>(a);
+        const auto *y = static_cast<const volatile uint8_t *>(b);
+        uint8_t diff = 0;
+        for (size_t i = 0; i < len; ++i) diff |= static_cast<uint8_t>(x[i] ^ y[i]);
+        return diff == 0;
+    }
+
+    HmacSha256(const uint8_t *key, size_t len) : lib_(LibcryptoSha256::get()) {
+        if (!lib_.ok()) return;
         uint8_t padded[kBlock] = {};
         if (len > kBlock)
-            SHA256(key, len, padded);  // RFC 2104: a key longer than a block is hashed first
+            digest(key, len, padded);  // RFC 2104: a key longer than a block is hashed first
         else if (len > 0)
             std::memcpy(padded, key, len);
         keyed(&inner_key_, padded, 0x36);
         keyed(&outer_key_, padded, 0x5c);
-        OPENSSL_cleanse(padded, sizeof padded);
+        secure_zero(padded, sizeof padded);
         begin();
     }
     ~HmacSha256() {
-        OPENSSL_cleanse(&inner_key_, sizeof inner_key_);
-        OPENSSL_cleanse(&outer_key_, sizeof outer_key_);
-        OPENSSL_cleanse(&message_, sizeof message_);
+        secure_zero(&inner_key_, sizeof inner_key_);
+        secure_zero(&outer_key_, sizeof outer_key_);
+        secure_zero(&message_, sizeof message_);
     }
     HmacSha256(const HmacSha256 &) = delete;
     HmacSha256 &operator=(const HmacSha256 &) = delete;
@@ -47,15 +114,17 @@ public:
     // costs its own blocks only).
     void begin() { message_ = inner_key_; }
     void update(const void *data, size_t len) {
-        if (len) SHA256_Update(&message_, data, len);
+        if (len && lib_.ok()) lib_.update(&message_, data, len);
     }
     void finish(uint8_t out[kBytes]) {
+        if (!lib_.ok()) return unverifiable(out);
         uint8_t inner[kBytes];
-        SHA256_Final(inner, &message_);
+        lib_.finish(inner, &message_);
         SHA256_CTX outer = outer_key_;
-        SHA256_Update(&outer, inner, sizeof inner);
-        SHA256_Final(out, &outer);
-        OPENSSL_cleanse(&outer, sizeof outer);
+        lib_.update(&outer, inner, sizeof inner);
+        lib_.finish(out, &outer);
+        secure_zero(&outer, sizeof outer);
+        secure_zero(inner, sizeof inner);
     }
 
     // One message: HMAC(key, data).
@@ -67,16 +136,35 @@ public:
 
 private:
     static constexpr size_t kBlock = 64;
-    static void keyed(SHA256_CTX *ctx, const uint8_t (&key)[kBlock], uint8_t pad) {
+
+    void digest(const uint8_t *data, size_t len, uint8_t out[kBytes]) const {
+        SHA256_CTX ctx;
+        lib_.init(&ctx);
+        lib_.update(&ctx, data, len);
+        lib_.finish(out, &ctx);
+        secure_zero(&ctx, sizeof ctx);
+    }
+    void keyed(SHA256_CTX *ctx, const uint8_t (&key)[kBlock], uint8_t pad) const {
         uint8_t block[kBlock];
         for (size_t i = 0; i < kBlock; ++i) block[i] = key[i] ^ pad;
-        SHA256_Init(ctx);
-        SHA256_Update(ctx, block, kBlock);
-        OPENSSL_cleanse(block, sizeof block);
+        lib_.init(ctx);
+        lib_.update(ctx, block, kBlock);
+        secure_zero(block, sizeof block);
+    }
+    // Without libcrypto: bytes nobody can predict, so a check against them fails. A process that
+    // has neither a hash nor the kernel's random bytes cannot authenticate anything: it stops.
+    static void unverifiable(uint8_t out[kBytes]) {
+        size_t have = 0;
+        while (have < kBytes) {
+            const ssize_t n = ::getrandom(out + have, kBytes - have, 0);
+            if (n > 0) have += static_cast<size_t>(n);
+            else if (n < 0 && errno != EINTR) std::abort();
+        }
     }
 
-    SHA256_CTX inner_key_, outer_key_;  // after the padded key's block
-    SHA256_CTX message_;
+    const LibcryptoSha256 &lib_;
+    SHA256_CTX inner_key_{}, outer_key_{};  // after the padded key's block
+    SHA256_CTX message_{};
 };
 
 }  // namespace plexus::sdk
