@@ -3,7 +3,6 @@
 
 #include <sys/random.h>
 
-#include <openssl/crypto.h>
 
 #include <plexus/sdk/hmac_sha256.hpp>
 
@@ -19,7 +18,7 @@ static_assert(kMacBytes == sdk::HmacSha256::kBytes);
 
 bool hmac(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len, uint8_t (&out)[kMacBytes]) {
     sdk::HmacSha256::once(key, key_len, data, len, out);
-    return true;
+    return sdk::HmacSha256::available();  // without libcrypto, out is random: say so
 }
 
 bool terminated(const char (&s)[kNspaceBytes]) { return std::memchr(s, 0, sizeof s) != nullptr; }
@@ -40,7 +39,7 @@ bool HandshakeKey::key_ready() const {
                    hmac(secret_.data(), secret_len_, reinterpret_cast<const uint8_t *>(kKeyLabel),
                         sizeof kKeyLabel - 1, out);
         if (derived_) std::memcpy(key_.data(), out, sizeof out);
-        OPENSSL_cleanse(out, sizeof out);
+        sdk::secure_zero(out, sizeof out);
     });
     return derived_;
 }
@@ -74,7 +73,7 @@ bool HandshakeKey::key_id(uint8_t (&out)[kKeyIdBytes]) const {
 }
 
 bool same_mac(const uint8_t (&a)[kMacBytes], const uint8_t (&b)[kMacBytes]) {
-    return CRYPTO_memcmp(a, b, kMacBytes) == 0;
+    return sdk::HmacSha256::equal(a, b, kMacBytes);
 }
 
 bool random_bytes(void *buf, size_t len) {

@@ -1,8 +1,7 @@
 // The secret a connection proves, by the other process's job.
 #include "key_choice.h"
 
-#include <openssl/crypto.h>
-
+#include <plexus/sdk/hmac_sha256.hpp>
 #include <plexus/sdk/host.hpp>
 
 #include <vector>
@@ -55,7 +54,7 @@ bool key_to(const plexus_host_api_t *host, const std::string &own, const std::st
     std::vector<uint8_t> secrets = shared_secrets(host, nspace, rank, &count, why);
     if (count == 0) return false;
     *key = key_of(secrets.data());
-    OPENSSL_cleanse(secrets.data(), secrets.size());
+    sdk::secure_zero(secrets.data(), secrets.size());
     if (!*key || !(*key)->key_id(id)) return *why = "cannot derive the key shared with job " + nspace, false;
     return true;
 }
@@ -69,9 +68,9 @@ bool key_from(const plexus_host_api_t *host, const std::string &own, const Hello
     for (size_t i = 0; i < count && !*key; ++i) {
         PairKey k = key_of(secrets.data() + i * PLEXUS_PEER_SECRET_LEN);
         uint8_t id[kKeyIdBytes];
-        if (k && k->key_id(id) && CRYPTO_memcmp(id, h.key_id, sizeof id) == 0) *key = std::move(k);
+        if (k && k->key_id(id) && sdk::HmacSha256::equal(id, h.key_id, sizeof id)) *key = std::move(k);
     }
-    OPENSSL_cleanse(secrets.data(), secrets.size());
+    sdk::secure_zero(secrets.data(), secrets.size());
     if (*key) return true;
     if (count > 0)
         *why = proc_text(from, h.from_rank) + " named a key that is none of the " + std::to_string(count) +
