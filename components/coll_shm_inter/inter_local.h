@@ -58,9 +58,10 @@ int local_scatter(Call &c, const void *sendbuf, int sendcount, plexus_coll_dtype
 // One node group over the union of both groups, when every process of both is on one node
 // (static groups on one machine, a parent and the children it spawned): then Barrier and the
 // small Allreduce, Allgather and Alltoall need no leaders' message at all, each one phase of
-// flags in one segment (README, "The union of the two groups"). Made at the first of these calls
-// (the same call in every process of both groups: the MPI layer hands all four down from every
-// process, unlike a rooted call's MPI_PROC_NULL side); the group whose
+// flags in one segment (README, "The union of the two groups"), and Bcast and Reduce are one
+// phase of the root and the other group (inter_rooted.cc). Made at the first of these calls (the
+// same call in every process of both groups: the MPI layer hands them down from every process,
+// the rooted calls' MPI_PROC_NULL side included); the group whose
 // leader has the lower (host, pid) comes first. nullptr when it cannot be made (processes on
 // several nodes, coll_shm_inter_inter_union 0, no segment): the same answer in every process.
 // *rc: an error of the setup's messages.

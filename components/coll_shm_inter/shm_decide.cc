@@ -46,6 +46,15 @@ Path decide_reduce(const Params &p, size_t bytes, bool all, bool everyone_copies
                   item_fits_slot);
 }
 
+Path decide_union_bcast(const Params &p, size_t bytes, bool everyone_copies) {
+    if (bytes <= p.chunk) return Path::Segment;
+    return everyone_copies ? Path::SingleCopy : Path::Decline;
+}
+
+Path decide_union_reduce(const Params &p, size_t bytes) {
+    return bytes <= p.chunk ? Path::Segment : Path::Decline;
+}
+
 Path decide_gather(const Params &p, size_t block, bool all, bool everyone_copies) {
     return choose(p, block, all ? p.allgather_max : p.gather_max,
                   all ? p.allgather_single_copy_from : p.gather_single_copy_from, everyone_copies);

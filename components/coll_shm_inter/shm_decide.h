@@ -44,5 +44,14 @@ Path decide_scatter(const Params &p, size_t block, bool everyone_copies);
 inline bool union_exchange_fits(const Params &p, size_t mine, size_t theirs) {
     return (mine > theirs ? mine : theirs) <= p.chunk;
 }
+// Bcast and Reduce over the union (inter_union_rooted.cc), from what the root and the other group
+// know alike (the bytes, whether all may use single copy): a message that fits a slot goes
+// through the root's slot (Bcast) or the writers' slots (Reduce) in one phase; a larger Bcast is
+// read in place from the root's buffer, in one phase too, when everyone may use single copy;
+// the rest goes to the local phases and the leaders (Decline). Nothing chooses this by size
+// alone where the leaders' path was measured faster: at every size the union saves the leaders'
+// message and a local phase (README, "The union of the two groups").
+Path decide_union_bcast(const Params &p, size_t bytes, bool everyone_copies);
+Path decide_union_reduce(const Params &p, size_t bytes);
 
 }  // namespace plexus::coll_shm_inter

@@ -111,6 +111,19 @@ public:
         done(g);
         return rc;
     }
+    // The rooted calls over the union of an inter-communicator's two groups, where the root of one
+    // group gives to (Bcast) or takes from (Reduce) the other group and the rest of its group
+    // (MPI_PROC_NULL) has no part: every such call is one phase whatever its size, so that every
+    // process counts it alike, a process without a part, or whose call moves nothing, by pass().
+    // Small messages go through exchange(); these are the rest.
+    void pass() { done(next_phase()); }
+    // The root publishes bytes at data for single copy and leaves once readers [lo, hi) are done
+    // with them (the rest of the group need not have reached the call).
+    void lend(const void *data, size_t bytes, int lo, int hi);
+    // A reader's side of lend(): bytes of root's buffer into out; done even when the read fails,
+    // so that the root is never left waiting.
+    int borrow(int root, void *out, size_t bytes);
+
     // Reduction of items items of item_bytes each, in rank order (x0 op x1 op ...), so any
     // operation works; the result lands in out at root (every process when root < 0).
     // item_bytes <= layout().chunk.

@@ -227,4 +227,27 @@ int Engine::scatter_by_single_copy(const void *in, size_t block, void *out, int 
     return rc;
 }
 
+// ---- the union's rooted calls (shm_engine.h): one phase, the root's buffer read in place
+
+void Engine::lend(const void *data, size_t bytes, int lo, int hi) {
+    const uint64_t g = next_phase();
+    Control &me = control(rank_);
+    me.cma_pid = me.pid;
+    me.cma_addr = addr_of(data);
+    me.cma_bytes = bytes;
+    post(g);
+    for (int i = lo; i < hi; ++i)
+        if (i != rank_) wait(i, &control(i).done, g);
+    done(g);
+}
+
+int Engine::borrow(int root, void *out, size_t bytes) {
+    const uint64_t g = next_phase();
+    wait_posted(root, g);
+    const Control &r = control(root);
+    const int rc = bytes ? copy_.read(copy_.ctx, r.cma_pid, r.cma_addr, out, bytes) : 0;
+    done(g);
+    return rc;
+}
+
 }  // namespace plexus::coll_shm_inter

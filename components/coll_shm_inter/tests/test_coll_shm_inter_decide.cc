@@ -181,3 +181,19 @@ TEST(CollShmInterDecide, UnionExchangeFitsWhenTheLargerSideFitsASlot) {
     EXPECT_FALSE(union_exchange_fits(p, 16 * KiB + 1, 8));
     EXPECT_FALSE(union_exchange_fits(p, 8, 16 * KiB + 1));
 }
+
+// Bcast and Reduce over the union: a slot's worth through the segment, a larger Bcast by single
+// copy when everyone may, everything else to the leaders; forcing does not stretch a slot.
+TEST(CollShmInterDecide, UnionRootedCallsFitASlotOrReadTheRoot) {
+    Params p = defaults();
+    EXPECT_EQ(decide_union_bcast(p, 0, false), Path::Segment);
+    EXPECT_EQ(decide_union_bcast(p, 16 * KiB, false), Path::Segment);
+    EXPECT_EQ(decide_union_bcast(p, 16 * KiB + 1, true), Path::SingleCopy);
+    EXPECT_EQ(decide_union_bcast(p, 16 * KiB + 1, false), Path::Decline);
+    EXPECT_EQ(decide_union_reduce(p, 16 * KiB), Path::Segment);
+    EXPECT_EQ(decide_union_reduce(p, 16 * KiB + 1), Path::Decline);
+    p.force = true;
+    p.chunk = 256;
+    EXPECT_EQ(decide_union_bcast(p, 257, false), Path::Decline);
+    EXPECT_EQ(decide_union_reduce(p, 257), Path::Decline);
+}

@@ -2,7 +2,8 @@
 // node run it: flags (barriers that nobody passes early, generations across many calls), the
 // chunk pipeline (messages of 0, 1, chunk - 1, chunk, chunk + 1 and many chunks, every root),
 // reductions kept in rank order with a non-commutative operation, gathers, scatters, and the
-// single-copy Bcast protocol, at 1-8 processes with small chunks so that every path pipelines.
+// single-copy Bcast protocol, the union of two groups (exchanges, and the rooted calls with
+// processes that only pass), at 1-8 processes with small chunks so that every path pipelines.
 #include <sys/mman.h>
 
 #include <cstring>
@@ -355,6 +356,95 @@ TEST(ShmEngine, UnionPhasesCarryEachGroupsDataToTheOther) {
                                     pattern(other_lo + j, i + 100 * local, round));
                 if (round % 50 == 49) e.barrier();
             }
+            return 0;
+        });
+    }
+}
+
+// The union's rooted calls (Engine::pass, lend, borrow, and exchange with one side writing):
+// Bcast and Reduce between a root of one group and the other group, while the rest of the
+// root's group only passes, back to back for many rounds with no barrier between them, so that
+// the passing processes run ahead. The root rewrites its buffer as soon as lend() returns: a
+// reader that had not finished reading would see the next round's bytes.
+TEST(ShmEngine, UnionRootedCallsKeepPassingProcessesInStep) {
+    for (auto [na, nb] : {std::pair{1, 3}, {2, 2}, {3, 5}}) {
+        const int n = na + nb;
+        Group s(n);
+        const size_t big = 3 * kChunk + 5;
+        SingleCopy copy{[](void *, int32_t, uint64_t addr, void *dst, size_t len) {
+                            std::memcpy(dst, reinterpret_cast<const void *>(addr), len);
+                            return 0;
+                        },
+                        nullptr};
+        run_forked(n, [&](int rank) {
+            Engine e = engine_for(s, rank, true, copy);
+            for (int round = 0; round < 300; ++round) {
+                const bool root_in_a = round % 2 == 0;
+                const int root_lo = root_in_a ? 0 : na, root_n = root_in_a ? na : nb;
+                const int other_lo = root_in_a ? na : 0, other_n = root_in_a ? nb : na;
+                const int root = root_lo + round % root_n;
+                const bool reader = rank >= other_lo && rank < other_lo + other_n;
+                const size_t bytes = round % 3 == 0 ? big : 1 + round % kChunk;
+                if (round % 3 == 0) {  // a large Bcast by single copy
+                    if (rank == root) {
+                        // The root's own buffer, in the shared map so that a read finds it.
+                        uint8_t *lent = s.scratch() + static_cast<size_t>(rank) * big;
+                        for (size_t i = 0; i < bytes; ++i) lent[i] = pattern(root, i, round);
+                        e.lend(lent, bytes, other_lo, other_lo + other_n);
+                        std::memset(lent, 0xee, bytes);
+                    } else if (reader) {
+                        std::vector<uint8_t> got(bytes, 0);
+                        CHILD_CHECK(e.borrow(root, got.data(), bytes) == 0);
+                        for (size_t i = 0; i < bytes; ++i)
+                            CHILD_CHECK(got[i] == pattern(root, i, round));
+                    } else {
+                        e.pass();
+                    }
+                } else if (round % 3 == 1) {  // a small Bcast through the root's slot
+                    std::vector<uint8_t> data(bytes);
+                    for (size_t i = 0; i < bytes; ++i) data[i] = pattern(root, i, round);
+                    if (rank == root) {
+                        const int rc = e.exchange(data.data(), bytes, 0, 0, [](auto) { return 0; });
+                        CHILD_CHECK(rc == 0);
+                    } else if (reader) {
+                        std::vector<uint8_t> got(bytes, 0);
+                        CHILD_CHECK(e.exchange(nullptr, 0, root, root + 1, [&](auto slot_of) {
+                            std::memcpy(got.data(), slot_of(root), bytes);
+                            return 0;
+                        }) == 0);
+                        CHILD_CHECK(got == data);
+                    } else {
+                        e.pass();
+                    }
+                } else {  // a Reduce: the other group writes, the root combines in its rank order
+                    const size_t items = 1 + round % 5;
+                    std::vector<Affine> in(items), out(items);
+                    for (size_t i = 0; i < items; ++i) in[i] = item_of(rank + round, i);
+                    const int lo = other_lo, hi = other_lo + other_n;
+                    if (rank == root) {
+                        CHILD_CHECK(e.exchange(nullptr, 0, lo, hi, [&](auto slot_of) {
+                            std::memcpy(out.data(), slot_of(hi - 1), items * sizeof(Affine));
+                            for (int i = hi - 2; i >= lo; --i)
+                                compose(nullptr, slot_of(i), out.data(), items);
+                            return 0;
+                        }) == 0);
+                        for (size_t i = 0; i < items; ++i) {
+                            Affine want = item_of(hi - 1 + round, i);
+                            for (int r = hi - 2; r >= lo; --r) {
+                                const Affine a = item_of(r + round, i);
+                                compose(nullptr, &a, &want, 1);
+                            }
+                            CHILD_CHECK(out[i].m == want.m && out[i].c == want.c);
+                        }
+                    } else if (reader) {
+                        CHILD_CHECK(e.exchange(in.data(), items * sizeof(Affine), 0, 0,
+                                               [](auto) { return 0; }) == 0);
+                    } else {
+                        e.pass();
+                    }
+                }
+            }
+            e.barrier();
             return 0;
         });
     }

@@ -1,6 +1,7 @@
 // MPI_Gather and MPI_Gatherv. Intra: everybody sends, the root receives (MPI_IN_PLACE: the
 // root's sendbuf, its block already in place). Inter: the root (MPI_ROOT) receives one block per
-// rank of the other group, which sends; the root's own group (MPI_PROC_NULL) takes no part.
+// rank of the other group, which sends; the root's own group (MPI_PROC_NULL) hands the call down
+// without arguments (coll_bcast.cc says why) and the components return at once.
 #include "mpi/api/profiling.h"
 #include "mpi/coll/coll_api.h"
 
@@ -33,7 +34,9 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     coll::Role role;
     if (int rc = coll::check_rooted(fn, comm, root, role)) [[unlikely]]
         return rc;
-    if (role == coll::Role::Idle) return MPI_SUCCESS;
+    if (role == coll::Role::Idle)
+        return coll::finish(comm, coll::dispatch::gather(nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, MPI_PROC_NULL,
+                                                         coll::handle(comm)));
     if (int rc = check_send(fn, comm, role, sendbuf, sendcount, sendtype)) [[unlikely]]
         return rc;
     if (role == coll::Role::Root)
@@ -55,7 +58,9 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     coll::Role role;
     if (int rc = coll::check_rooted(fn, comm, root, role)) [[unlikely]]
         return rc;
-    if (role == coll::Role::Idle) return MPI_SUCCESS;
+    if (role == coll::Role::Idle)
+        return coll::finish(comm, coll::dispatch::gatherv(nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                                          MPI_PROC_NULL, coll::handle(comm)));
     if (int rc = check_send(fn, comm, role, sendbuf, sendcount, sendtype)) [[unlikely]]
         return rc;
     if (role == coll::Role::Root)

@@ -1,5 +1,6 @@
 // MPI_Reduce and MPI_Allreduce. MPI_IN_PLACE: the root's sendbuf (Reduce), everybody's sendbuf
-// (Allreduce), intra-communicators only.
+// (Allreduce), intra-communicators only. An inter-communicator's Reduce goes down from every
+// process of both groups, MPI_PROC_NULL and count 0 included (coll_bcast.cc says why).
 #include "mpi/api/profiling.h"
 #include "mpi/coll/coll_api.h"
 
@@ -29,7 +30,9 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     coll::Role role;
     if (int rc = coll::check_rooted(fn, comm, root, role)) [[unlikely]]
         return rc;
-    if (role == coll::Role::Idle) return MPI_SUCCESS;
+    if (role == coll::Role::Idle)
+        return coll::finish(comm, coll::dispatch::reduce(nullptr, nullptr, nullptr, 0, nullptr, nullptr, MPI_PROC_NULL,
+                                                         coll::handle(comm)));
     if (int rc = check_reduction(fn, comm, count, datatype, op)) [[unlikely]]
         return rc;
     const bool data = count > 0 && datatype->size > 0;
@@ -44,7 +47,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     if (role == coll::Role::Root)
         if (int rc = coll::check_buffer(fn, comm, recvbuf, data, datatype, "recvbuf", kNotRecv)) [[unlikely]]
             return rc;
-    if (count == 0) return MPI_SUCCESS;
+    if (count == 0 && !comm->inter) return MPI_SUCCESS;
     if (coll::single(comm))
         return sendbuf == MPI_IN_PLACE ? MPI_SUCCESS
                                        : coll::self_copy(fn, comm, sendbuf, count, datatype, recvbuf, count, datatype);

@@ -1,6 +1,7 @@
 // MPI_Scatter and MPI_Scatterv. Intra: the root sends block i to rank i, everybody receives
 // (MPI_IN_PLACE: the root's recvbuf, its block left where it is). Inter: the root (MPI_ROOT)
-// sends one block per rank of the other group, which receives; MPI_PROC_NULL takes no part.
+// sends one block per rank of the other group, which receives; MPI_PROC_NULL hands the call down
+// without arguments (coll_bcast.cc says why) and the components return at once.
 #include "mpi/api/profiling.h"
 #include "mpi/coll/coll_api.h"
 
@@ -33,7 +34,9 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     coll::Role role;
     if (int rc = coll::check_rooted(fn, comm, root, role)) [[unlikely]]
         return rc;
-    if (role == coll::Role::Idle) return MPI_SUCCESS;
+    if (role == coll::Role::Idle)
+        return coll::finish(comm, coll::dispatch::scatter(nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, MPI_PROC_NULL,
+                                                          coll::handle(comm)));
     if (role == coll::Role::Root)
         if (int rc = coll::check_data(fn, comm, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype", kNotSend))
             [[unlikely]] return rc;
@@ -55,7 +58,9 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     coll::Role role;
     if (int rc = coll::check_rooted(fn, comm, root, role)) [[unlikely]]
         return rc;
-    if (role == coll::Role::Idle) return MPI_SUCCESS;
+    if (role == coll::Role::Idle)
+        return coll::finish(comm, coll::dispatch::scatterv(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr,
+                                                           MPI_PROC_NULL, coll::handle(comm)));
     if (role == coll::Role::Root)
         if (int rc = coll::check_vside(fn, comm, sendbuf, sendcounts, displs, sendtype, kVSend, kNotSend))
             [[unlikely]] return rc;
