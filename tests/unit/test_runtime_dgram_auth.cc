@@ -1,6 +1,8 @@
 // Unit tests of what the datagram facility refuses: tampered header, payload or tag (auth),
 // another job's key or another label (foreign), replays and duplicates, stale epochs; each is
-// dropped, counted by its reason, and never delivered.
+// dropped, counted by its reason, and never delivered. An endpoint opened only for its address
+// (dpm_ud's usable check, in every process) loads no libcrypto; the first datagram does.
+#include <dlfcn.h>
 #include <gmock/gmock.h>
 
 #include "dgram_test_support.h"
@@ -133,6 +135,23 @@ TEST_F(DgramAuth, ASendersOlderEpochIsStaleOnceANewerOneWasSeen) {
     EXPECT_TRUE(delivered(genuine()));  // b has now seen epoch 4 from sender 1
     EXPECT_FALSE(delivered(old_epoch));
     EXPECT_EQ(b.dropped(PLEXUS_DGRAM_DROP_STALE), 1u);
+}
+
+// 0 when libcrypto stays unloaded until the first datagram (run in a fresh process).
+int libcrypto_waits_for_the_first_datagram() {
+    const auto loaded = [] { return dlopen("libcrypto.so.3", RTLD_NOW | RTLD_NOLOAD) != nullptr; };
+    if (loaded()) return 20;  // this test program must not link it
+    Ep a = open_udp(1), b = open_udp(2);
+    if (a.address().empty() || loaded()) return 21;
+    if (a.send(b.address(), pattern(64, 1)) != PLEXUS_SUCCESS) return 22;
+    Bytes got;
+    if (b.recv(&got, 2000) != PLEXUS_SUCCESS || got != pattern(64, 1)) return 23;
+    return loaded() ? 0 : 24;
+}
+
+TEST(DgramAuthLoad, AnEndpointOpenedForItsAddressLoadsNoLibcrypto) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");  // re-executed: nothing loaded by other tests
+    EXPECT_EXIT(std::exit(libcrypto_waits_for_the_first_datagram()), ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

@@ -29,24 +29,44 @@ struct Authenticator::Mac {
     HmacSha256 hmac;
 };
 
-Authenticator::~Authenticator() = default;
+
+Authenticator::~Authenticator() {
+    sdk::secure_zero(secret_.data(), secret_.size());
+    sdk::secure_zero(derive_key_.data(), derive_key_.size());
+}
 
 Status Authenticator::create(const uint8_t *secret, size_t len, std::string_view label,
                              std::unique_ptr<Authenticator> *out) {
-    if (std::string why; !HmacSha256::available(&why)) return Status::error(PLEXUS_ERR_NOT_AVAILABLE, why);
-    std::vector<uint8_t> mac_key = hmac_once(secret, len, "plexus-dgram mac", label.data(), label.size());
-    std::vector<uint8_t> id = hmac_once(secret, len, "plexus-dgram key id", label.data(), label.size());
     std::unique_ptr<Authenticator> a(new Authenticator);
-    a->mac_ = std::make_unique<Mac>(mac_key);
-    sdk::secure_zero(mac_key.data(), mac_key.size());
-    for (int i = 0; i < 8; ++i) a->key_id_ = (a->key_id_ << 8) | id[i];
-    a->derive_key_ = hmac_once(secret, len, "plexus-dgram derive", label.data(), label.size());
+    a->secret_.assign(secret, secret + len);
+    a->label_ = label;
     *out = std::move(a);
     return Status::ok();
 }
 
+// An endpoint lives on one thread (its owner's progress), like every other member here.
+bool Authenticator::ready() const {
+    if (!derived_) derive_keys();
+    return mac_ != nullptr;
+}
+
+void Authenticator::derive_keys() const {
+    derived_ = true;
+    if (!HmacSha256::available(&why_)) return;
+    const uint8_t *secret = secret_.data();
+    const size_t len = secret_.size();
+    std::vector<uint8_t> mac_key = hmac_once(secret, len, "plexus-dgram mac", label_.data(), label_.size());
+    std::vector<uint8_t> id = hmac_once(secret, len, "plexus-dgram key id", label_.data(), label_.size());
+    mac_ = std::make_unique<Mac>(mac_key);
+    sdk::secure_zero(mac_key.data(), mac_key.size());
+    for (int i = 0; i < 8; ++i) key_id_ = (key_id_ << 8) | id[i];
+    derive_key_ = hmac_once(secret, len, "plexus-dgram derive", label_.data(), label_.size());
+    sdk::secure_zero(secret_.data(), secret_.size());
+}
+
 bool Authenticator::tag(const uint8_t *header, const struct iovec *payload, size_t n,
                         uint8_t out[Header::kTagBytes]) {
+    if (!ready()) return false;
     HmacSha256 &mac = mac_->hmac;
     mac.begin();
     mac.update(header, Header::kAuthenticated);
@@ -66,6 +86,7 @@ bool Authenticator::verify(const uint8_t *datagram, size_t len) {
 }
 
 std::vector<uint8_t> Authenticator::derive(std::string_view purpose, const void *data, size_t len) const {
+    if (!ready()) return {};
     return hmac_once(derive_key_.data(), derive_key_.size(), purpose, data, len);
 }
 

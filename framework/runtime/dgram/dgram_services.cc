@@ -153,6 +153,9 @@ int group_address(plexus_dgram_endpoint_t *ep, const void *name, size_t name_len
                   size_t *addr_len) {
     if (!ep || (!name && name_len) || !addr || !addr_len) return PLEXUS_ERR_BAD_PARAM;
     const Address a = ep->impl->group_address(name, name_len);
+    if (a.empty())
+        return fail(ep, Status::error(PLEXUS_ERR_NOT_AVAILABLE,
+                                      "no group address: the datagram MAC's libcrypto cannot be loaded"));
     if (*addr_len < a.size()) {
         *addr_len = a.size();
         return fail(ep, Status::error(PLEXUS_ERR_OUT_OF_RESOURCE, "address buffer too small"));

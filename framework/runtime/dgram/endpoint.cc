@@ -77,6 +77,7 @@ plexus_dgram_limits_t Endpoint::limits() const {
 
 Address Endpoint::group_address(const void *name, size_t len) const {
     const std::vector<uint8_t> hash = auth_->derive("plexus-dgram group", name, len);
+    if (hash.size() < 32) return {};  // no HMAC (libcrypto missing): no group to name
     return transport_->group_address(hash.data());
 }
 
@@ -123,7 +124,8 @@ Status Endpoint::send_fragment(const Address &to, Header &h, const plexus_dgram_
     slice(iov, n, offset, h.frag_len, &pieces);
     encode(h, header);
     if (!auth_->tag(header, pieces.data() + 1, pieces.size() - 1, header + Header::kAuthenticated))
-        return Status::error(PLEXUS_ERR_NOT_AVAILABLE, "HMAC-SHA256 failed");
+        return Status::error(PLEXUS_ERR_NOT_AVAILABLE,
+                             auth_->why().empty() ? "HMAC-SHA256 failed" : auth_->why());
     if (Status s = transport_->send(to, pieces.data(), pieces.size()); !s) return s;
     ++stats_.sent_datagrams;
     return Status::ok();
