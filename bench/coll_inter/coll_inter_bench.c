@@ -12,10 +12,18 @@
  * spawn N children running this program (group B), and the inter-communicator is the one
  * MPI_Comm_spawn returns; maxima and minima are then taken over both groups merged.
  *
- * Output on world rank 0 (of the parents): "COLL SIZE max_us min_us iterations" per point,
- * flushed at once.
+ * --mode osu times every point as bench/coll's --mode osu (and osu_bcast) do instead: after the
+ * checked call, 10 untimed and --iters (200) timed calls, each timed alone and followed by an
+ * MPI_Barrier on the inter-communicator (Barrier itself back to back), a fixed root; each rank's
+ * mean, and over the ranks their average (OSU's number), minimum and maximum. The ranks that
+ * leave early (a Bcast's root, MPI_PROC_NULL) pull the average down where the default's maximum
+ * shows the slowest rank.
  *
- *   coll_inter_bench --a A | --spawn N [--colls LIST] [--sizes LIST] [--seconds S] */
+ * Output on world rank 0 (of the parents), per point, flushed at once: "COLL SIZE max_us min_us
+ * iterations", or with --mode osu "COLL SIZE avg_us min_us max_us iterations".
+ *
+ *   coll_inter_bench --a A | --spawn N [--colls LIST] [--sizes LIST] [--seconds S]
+ *                    [--mode osu [--iters N]] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +69,53 @@ static void run_one(const char *coll, const ictx *c, long size, char *sbuf, char
     }
 }
 
+/* OSU's loop (--mode osu): 10 untimed and iters timed calls, each followed by a barrier; every
+ * rank's mean time per call in microseconds. */
+static double time_osu(const char *coll, const ictx *c, long size, char *sbuf, char *rbuf, long iters)
+{
+    const int skip = 10, barrier = strcmp(coll, "barrier") == 0;
+    double in_calls = 0;
+    MPI_Barrier(c->inter);
+    for (long i = 0; i < skip + iters; i++) {
+        double t0 = MPI_Wtime();
+        run_one(coll, c, size, sbuf, rbuf);
+        if (i >= skip) in_calls += MPI_Wtime() - t0;
+        if (!barrier) MPI_Barrier(c->inter);
+    }
+    return in_calls / (double)iters * 1e6;
+}
+
+/* The default loop: as many calls as fill `seconds`, each between untimed barriers; every rank's
+ * mean time per call in microseconds, and the iterations in *iters. */
+static double time_paper(const char *coll, const ictx *c, long size, char *sbuf, char *rbuf, double seconds,
+                         MPI_Comm all, long *iters)
+{
+    const int barrier = strcmp(coll, "barrier") == 0;
+    for (int w = 0; w < 5; w++) run_one(coll, c, size, sbuf, rbuf);
+    /* Iterations: from a short trial (each call between barriers, as timed) on the slowest rank,
+     * so that a root that returns at once does not pick thousands of iterations the others need
+     * milliseconds for; everyone runs that many. */
+    double t0 = MPI_Wtime();
+    for (int w = 0; w < 5; w++) {
+        if (!barrier) MPI_Barrier(c->inter);
+        run_one(coll, c, size, sbuf, rbuf);
+    }
+    double mine = (MPI_Wtime() - t0) / 5, per = 0;
+    MPI_Allreduce(&mine, &per, 1, MPI_DOUBLE, MPI_MAX, all);
+    long n = per > 0 ? (long)(seconds / per) : 1000;
+    if (n < 10) n = 10;
+    if (n > 10000) n = 10000;
+    double total = 0;
+    for (long i = 0; i < n; i++) {
+        if (!barrier) MPI_Barrier(c->inter);
+        double s = MPI_Wtime();
+        run_one(coll, c, size, sbuf, rbuf);
+        total += MPI_Wtime() - s;
+    }
+    *iters = n;
+    return total / (double)n * 1e6;
+}
+
 /* The first call's result, so that a broken implementation is not timed. */
 static void check(const char *coll, const ictx *c, long size, char *sbuf, char *rbuf)
 {
@@ -101,13 +156,19 @@ int main(int argc, char **argv)
     const char *colls = "bcast,reduce,allreduce,allgather,alltoall,barrier";
     const char *sizes = "8,64,512,4096,32768,262144,524288,2097152";
     double seconds = 0.2;
+    int osu = 0;
+    long osu_iters = 200;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--a") == 0) a = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--colls") == 0) colls = argv[i + 1];
         else if (strcmp(argv[i], "--sizes") == 0) sizes = argv[i + 1];
         else if (strcmp(argv[i], "--seconds") == 0) seconds = atof(argv[i + 1]);
         else if (strcmp(argv[i], "--spawn") == 0) spawn = atoi(argv[i + 1]);
-        else fail("usage: coll_inter_bench --a A | --spawn N [--colls LIST] [--sizes LIST] [--seconds S]");
+        else if (strcmp(argv[i], "--mode") == 0 && strcmp(argv[i + 1], "osu") == 0) osu = 1;
+        else if (strcmp(argv[i], "--mode") == 0 && strcmp(argv[i + 1], "paper") == 0) osu = 0;
+        else if (strcmp(argv[i], "--iters") == 0 && atol(argv[i + 1]) > 0) osu_iters = atol(argv[i + 1]);
+        else fail("usage: coll_inter_bench --a A | --spawn N [--colls LIST] [--sizes LIST] [--seconds S] "
+                  "[--mode paper|osu] [--iters N]");
     }
 
     ictx c;
@@ -152,10 +213,18 @@ int main(int argc, char **argv)
     if (!sbuf || !rbuf) fail("out of memory");
     memset(rbuf, 0, (size_t)bytes);
     if (rank == 0) {
-        printf("# coll_inter_bench: groups %d + %d%s, %.2f s per point; us per call, max and min over ranks of the mean\n",
-               c.ln, c.rn, all != MPI_COMM_WORLD ? " (spawned)" : "", seconds);
+        if (osu)
+            printf("# coll_inter_bench: groups %d + %d%s, osu mode: 10 untimed and %ld timed calls per point, a "
+                   "barrier after each; us per call, average, min and max over ranks of the mean\n",
+                   c.ln, c.rn, all != MPI_COMM_WORLD ? " (spawned)" : "", osu_iters);
+        else
+            printf("# coll_inter_bench: groups %d + %d%s, %.2f s per point; us per call, max and min over ranks of "
+                   "the mean\n",
+                   c.ln, c.rn, all != MPI_COMM_WORLD ? " (spawned)" : "", seconds);
         fflush(stdout);
     }
+    int everyone = 0;
+    MPI_Comm_size(all, &everyone);
 
     char clist[256];
     snprintf(clist, sizeof clist, "%s", colls);
@@ -169,32 +238,16 @@ int main(int argc, char **argv)
             fill(coll, &c, size, sbuf, bytes);
             run_one(coll, &c, size, sbuf, rbuf);
             check(coll, &c, size, sbuf, rbuf);
-            for (int w = 0; w < 5; w++) run_one(coll, &c, size, sbuf, rbuf);
-            /* Iterations: from a short trial (each call between barriers, as timed) on the slowest
-             * rank, so that a root that returns at once does not pick thousands of iterations the
-             * others need milliseconds for; everyone runs that many. */
-            double t0 = MPI_Wtime();
-            for (int w = 0; w < 5; w++) {
-                if (strcmp(coll, "barrier") != 0) MPI_Barrier(c.inter);
-                run_one(coll, &c, size, sbuf, rbuf);
-            }
-            double mine = (MPI_Wtime() - t0) / 5, per = 0;
-            MPI_Allreduce(&mine, &per, 1, MPI_DOUBLE, MPI_MAX, all);
-            long iters = per > 0 ? (long)(seconds / per) : 1000;
-            if (iters < 10) iters = 10;
-            if (iters > 10000) iters = 10000;
-            double total = 0;
-            for (long i = 0; i < iters; i++) {
-                if (strcmp(coll, "barrier") != 0) MPI_Barrier(c.inter);
-                double s = MPI_Wtime();
-                run_one(coll, &c, size, sbuf, rbuf);
-                total += MPI_Wtime() - s;
-            }
-            double mean = total / (double)iters * 1e6, hi = 0, lo = 0;
+            long iters = osu_iters;
+            double mean = osu ? time_osu(coll, &c, size, sbuf, rbuf, iters)
+                              : time_paper(coll, &c, size, sbuf, rbuf, seconds, all, &iters);
+            double hi = 0, lo = 0, sum = 0;
             MPI_Reduce(&mean, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, all);
             MPI_Reduce(&mean, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, all);
+            MPI_Reduce(&mean, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, all);
             if (rank == 0) {
-                printf("%s %ld %.3f %.3f %ld\n", coll, size, hi, lo, iters);
+                if (osu) printf("%s %ld %.3f %.3f %.3f %ld\n", coll, size, sum / everyone, lo, hi, iters);
+                else printf("%s %ld %.3f %.3f %ld\n", coll, size, hi, lo, iters);
                 fflush(stdout);
             }
             if (strcmp(coll, "barrier") == 0) break;

@@ -4,25 +4,28 @@
 # MPI_Intercomm_create, and on the paper's own: one parent spawning 3 and 7 children: Plexus with coll_shm_inter ahead of coll_basic ("shm_inter"), Plexus with
 # coll_basic alone ("basic"), Open MPI and MPICH, in one invocation, interleaved. Writes
 # COLL.csv (impl,groups,size,value_us,runs), COLL.png and table.txt (ratios shm_inter / the
-# better of Open MPI and MPICH, and shm_inter / basic). See bench/coll_inter/README.md.
+# better of Open MPI and MPICH, and shm_inter / basic). See bench/coll_inter/README.md. --mode osu
+# times every point the way bench/coll's --mode osu and osu_bcast do (a barrier after each call,
+# the average over the ranks) instead of the paper's maximum over the ranks.
 #
-# usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl shm_inter,shm_pair,shm_poll,basic,openmpi,mpich]
+# usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--mode paper|osu] [--impl shm_inter,shm_pair,shm_poll,basic,openmpi,mpich]
 #               [--groups 1+3,1+7,2+2,4+4,s1+3,s1+7] [--colls LIST] [--repeat N] [--timeout SECONDS]
 # (sA+B: A processes started that spawn B children, the paper's own experiment.)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
-usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--impl shm_inter,shm_pair,shm_poll,basic,openmpi,mpich] [--groups 1+3,1+7,2+2,4+4,s1+3,s1+7] [--colls LIST] [--repeat N] [--timeout SECONDS]"
+usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--mode paper|osu] [--impl shm_inter,shm_pair,shm_poll,basic,openmpi,mpich] [--groups 1+3,1+7,2+2,4+4,s1+3,s1+7] [--colls LIST] [--repeat N] [--timeout SECONDS]"
 [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "run.sh: build directory '$1' does not exist" >&2; exit 2; }
 results=$2
 shift 2
 impls=shm_inter,basic,openmpi,mpich groups=1+3,1+7,2+2,4+4,s1+3,s1+7 colls=bcast,reduce,allreduce,allgather,alltoall,barrier
-repeat=2 run_timeout=120 sizes=8,64,512,4096,32768,262144,524288,2097152 seconds=0.2
+repeat=2 run_timeout=120 sizes=8,64,512,4096,32768,262144,524288,2097152 seconds=0.2 mode=paper
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) repeat=1 seconds=0.05 sizes=8,4096,524288,2097152 ;;
+    --mode) mode=${2:?--mode wants paper or osu}; shift ;;
     --impl) impls=${2:?--impl wants a list}; shift ;;
     --groups) groups=${2:?--groups wants a list such as 1+3,2+2,s1+7}; shift ;;
     --colls) colls=${2:?--colls wants a list}; shift ;;
@@ -32,6 +35,10 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+case $mode in paper|osu) ;; *) echo "run.sh: --mode: '$mode' is not paper or osu" >&2; exit 2 ;; esac
+# osu: osu_bcast's loop as bench/coll runs it, 10 untimed and 200 timed calls per point.
+timing=(--seconds "$seconds")
+[ "$mode" = osu ] && timing=(--mode osu --iters 200)
 for g in ${groups//,/ }; do
   case ${g#s} in [1-9]+[1-9]|[1-9]+[1-9][0-9]|[1-9][0-9]+[1-9]*) ;; *) echo "run.sh: --groups: '$g' is not A+B or sA+B" >&2; exit 2 ;; esac
 done
@@ -79,7 +86,11 @@ done
 [ -n "$active" ] || { echo "run.sh: nothing to run" >&2; exit 1; }
 
 echo "Inter-communicator collective benchmarks: $(date '+%F %T'), $ncores cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "groups ${groups//,/ }; sizes ${sizes//,/ } B; $seconds s per point; $repeat run(s) each, the fastest kept"
+if [ "$mode" = osu ]; then
+  echo "groups ${groups//,/ }; sizes ${sizes//,/ } B; osu mode: 10 untimed and 200 timed calls per point, a barrier after each, the average over the ranks of their mean; $repeat run(s) each, the fastest kept"
+else
+  echo "groups ${groups//,/ }; sizes ${sizes//,/ } B; $seconds s per point, the maximum over the ranks of their mean; $repeat run(s) each, the fastest kept"
+fi
 data="$results/raw/data.tsv"
 : >"$data"
 for rep in $(seq "$repeat"); do
@@ -100,13 +111,14 @@ for rep in $(seq "$repeat"); do
       [ "$impl" = openmpi ] && shm_snapshot
       # shellcheck disable=SC2046
       timeout -k 5 "$run_timeout" "${launcher[@]}" $(mca_of "$e") "$work/$impl/coll_inter_bench" "${groups_args[@]}" \
-        --colls "$colls" --sizes "$sizes" --seconds "$seconds" >"$out" 2>"$out.err" </dev/null
+        --colls "$colls" --sizes "$sizes" "${timing[@]}" >"$out" 2>"$out.err" </dev/null
       rc=$?
       reap_strays
       [ "$impl" = openmpi ] && clean_ompi_shm
       [ $rc -eq 0 ] || echo "  $(name_of "$e"), $g, run $rep: exit $rc ($(grep -m1 . "$out.err" | cut -c1-120))"
-      # Only the benchmark's own lines: a failing launcher may print other words on stdout.
-      awk -v e="$e" -v g="$g" '$1 ~ /^(bcast|reduce|allreduce|allgather|alltoall|barrier)$/ && NF == 5 &&
+      # Only the benchmark's own lines: a failing launcher may print other words on stdout. The
+      # value is the third field in both modes (the maximum, or osu's average).
+      awk -v e="$e" -v g="$g" '$1 ~ /^(bcast|reduce|allreduce|allgather|alltoall|barrier)$/ && (NF == 5 || NF == 6) &&
         $3 ~ /^[0-9.]+$/ { print $1, g, e, $2, $3 }' "$out" >>"$data"
     done
   done
