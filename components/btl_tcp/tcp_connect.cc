@@ -167,11 +167,20 @@ void TcpModule::start_connect(Endpoint *ep) {
 // every other handshake is answered (a peer whose own first send waits for us, both sides
 // connecting at once, a cycle of such peers), but no frame is read: nothing reaches the upper
 // layer from inside its own send, which may itself run inside a receive callback.
+//
+// For its first kSpinNs it polls without sleeping, as the progress engine spins first: a
+// handshake with a peer inside MPI is a few loopback round trips (tens of microseconds each),
+// and a process that sleeps between them pays a wake-up for each. After that it sleeps in poll(),
+// which wakes it when the peer answers, instead of taking a core (perhaps the peer's, with more
+// ranks than cores) for up to the timeout.
 int TcpModule::await_connection(Endpoint *ep) {
+    constexpr int64_t kSpinNs = 200'000;
+    const int64_t spin_until = now_ns() + kSpinNs;
     std::vector<pollfd> fds;
     std::vector<Conn *> conns;
     while (!ep->conn && !ep->failed) {
-        const int64_t left_ms = (ep->connect_deadline_ns - now_ns() + 999'999) / 1'000'000;
+        const int64_t now = now_ns();
+        const int64_t left_ms = (ep->connect_deadline_ns - now + 999'999) / 1'000'000;
         if (left_ms <= 0) {
             fail_peer(ep, "no connection within btl_tcp_connect_timeout (" + std::to_string(params_.connect_timeout) +
                               " ms) while sending it a first message: waited for " + awaited(ep));
@@ -185,7 +194,8 @@ int TcpModule::await_connection(Endpoint *ep) {
             fds.push_back(pollfd{c->fd.get(), want, 0});
             conns.push_back(c.get());
         }
-        const int n = ::poll(fds.data(), fds.size(), static_cast<int>(std::min<int64_t>(left_ms, INT_MAX)));
+        const int wait_ms = now < spin_until ? 0 : static_cast<int>(std::min<int64_t>(left_ms, INT_MAX));
+        const int n = ::poll(fds.data(), fds.size(), wait_ms);
         if (n < 0 && errno != EINTR) {
             fail_peer(ep, "waiting for the connection: " + errno_text(errno));
             break;
@@ -243,7 +253,12 @@ void TcpModule::on_connected(Conn *c) {
     std::memcpy(c->hello.key_id, key_id, sizeof key_id);
     expect_record(c, ConnState::AwaitChallenge, sizeof(Challenge));
     watch(c, EPOLLIN);
-    if (!send_record(c, &c->hello, sizeof c->hello)) connect_failed(c, "sending the hello: " + errno_text(errno));
+    if (!send_record(c, &c->hello, sizeof c->hello)) return connect_failed(c, "sending the hello: " + errno_text(errno));
+    // The key is derived, and libcrypto opened, at a process's first MAC (milliseconds, tens on
+    // a loaded node): done now, while the acceptor derives its own to answer the hello, the two
+    // overlap instead of following each other in the first connection's handshake.
+    uint8_t warm[kKeyIdBytes];
+    (void)key_of(c).key_id(warm);
 }
 
 // Reads what the socket has of the record expected now; 1 when a record completed.
