@@ -9,13 +9,13 @@
 # the average over the ranks) instead of the paper's maximum over the ranks.
 #
 # usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--mode paper|osu] [--impl shm_inter,shm_pair,shm_poll,basic,openmpi,mpich]
-#               [--groups 1+3,1+7,2+2,4+4,s1+3,s1+7] [--colls LIST] [--repeat N] [--timeout SECONDS]
+#               [--groups 1+3,1+7,2+2,4+4,s1+3,s1+7] [--colls LIST] [--sizes LIST] [--repeat N] [--timeout SECONDS]
 # (sA+B: A processes started that spawn B children, the paper's own experiment.)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
-usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--mode paper|osu] [--impl shm_inter,shm_pair,shm_poll,basic,openmpi,mpich] [--groups 1+3,1+7,2+2,4+4,s1+3,s1+7] [--colls LIST] [--repeat N] [--timeout SECONDS]"
+usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--mode paper|osu] [--impl shm_inter,shm_pair,shm_poll,basic,openmpi,mpich] [--groups 1+3,1+7,2+2,4+4,s1+3,s1+7] [--colls LIST] [--sizes LIST] [--repeat N] [--timeout SECONDS]"
 [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "run.sh: build directory '$1' does not exist" >&2; exit 2; }
 results=$2
@@ -29,12 +29,16 @@ while [ $# -gt 0 ]; do
     --impl) impls=${2:?--impl wants a list}; shift ;;
     --groups) groups=${2:?--groups wants a list such as 1+3,2+2,s1+7}; shift ;;
     --colls) colls=${2:?--colls wants a list}; shift ;;
+    --sizes) sizes_given=${2:?--sizes wants a list of bytes}; shift ;;
     --repeat) repeat=${2:?--repeat wants a number}; shift ;;
     --timeout) run_timeout=${2:?--timeout wants seconds}; shift ;;
     *) echo "run.sh: unknown option '$1'" >&2; echo "$usage" >&2; exit 2 ;;
   esac
   shift
 done
+# After the loop: --quick sets its own sizes, an explicit list wins wherever it stands.
+[ -n "${sizes_given:-}" ] && sizes=$sizes_given
+case $sizes in *[!0-9,]*|'') echo "run.sh: --sizes: '$sizes' is not a list of byte counts" >&2; exit 2 ;; esac
 case $mode in paper|osu) ;; *) echo "run.sh: --mode: '$mode' is not paper or osu" >&2; exit 2 ;; esac
 # osu: osu_bcast's loop as bench/coll runs it, 10 untimed and 200 timed calls per point.
 timing=(--seconds "$seconds")
