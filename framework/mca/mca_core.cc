@@ -359,6 +359,7 @@ void McaCore::open_components() {
 // An OpenWhen::FirstUse framework's admitted files are loaded, registered and opened by its first
 // selection; returns what went wrong (a value of their parameters that does not parse).
 std::vector<std::string> McaCore::open_on_first_use(Framework &fw) {
+    std::lock_guard lock(first_use_lock_);
     if (fw.opened || !options_.open_components) return {};
     fw.opened = true;
     const size_t known_errors = params_->errors().size();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -107,6 +108,8 @@ private:
     std::string loader_name_;
     std::unique_ptr<runtime::Topology> topology_;
     std::unique_ptr<runtime::ProgressEngine> progress_;
+    // Two threads may make their first windows at once (MPI_THREAD_MULTIPLE): one opens osc.
+    std::mutex first_use_lock_;
 };
 
 }  // namespace plexus::mca
