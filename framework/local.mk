@@ -71,7 +71,7 @@ CONFIG_STATUS_DEPENDENCIES = $(top_srcdir)/framework/include/plexus/component.h
 # osc components: the module filled from a window class, the fair lock on shared words; dpm
 # components: a spawn's outcome shared with every parent, the module filled from its entry points;
 # timestamped trace lines of a protocol that spans processes (sdk/timeline.hpp); HMAC-SHA256
-# without OpenSSL's EVP initialisation (sdk/hmac_sha256.hpp: the user links libcrypto).
+# without OpenSSL's EVP initialisation, libcrypto opened at the first MAC (sdk/hmac_sha256.hpp).
 plexussdkinclude_HEADERS += \
 	framework/include/plexus/sdk/osc_module.hpp framework/include/plexus/sdk/ticket_rwlock.hpp \
 	framework/include/plexus/sdk/dpm_spawn.hpp framework/include/plexus/sdk/dpm_module.hpp \
@@ -95,7 +95,8 @@ plexusshmsdk_HEADERS = \
 	framework/include/plexus/sdk/shm_fifo.hpp framework/include/plexus/sdk/shm_segment.hpp
 
 # The core's datagram facility (host API 1.3's dgram table, plexus/dgram.h): UDP/IPv4 and, with
-# rdma-core, InfiniBand UD; every datagram authenticated with HMAC-SHA256 (OpenSSL libcrypto).
+# rdma-core, InfiniBand UD; every datagram authenticated with HMAC-SHA256 (OpenSSL libcrypto,
+# opened at the first datagram).
 framework_libplexus_la_SOURCES += \
 	framework/runtime/dgram/wire_format.h framework/runtime/dgram/wire_format.cc \
 	framework/runtime/dgram/authenticator.h framework/runtime/dgram/authenticator.cc \
@@ -118,8 +119,9 @@ framework_libplexus_la_SOURCES += \
 	framework/runtime/dgram/address_text.h framework/runtime/dgram/address_text.cc \
 	framework/runtime/dgram/reliable.h framework/runtime/dgram/reliable.cc \
 	framework/runtime/dgram/reliable_services.h framework/runtime/dgram/reliable_services.cc
+# OpenSSL's headers only: libcrypto is opened at the first MAC (plexus/sdk/hmac_sha256.hpp), not
+# linked, so that a process that authenticates nothing never maps it.
 framework_libplexus_la_CPPFLAGS += $(CRYPTO_CFLAGS)
-framework_libplexus_la_LIBADD += $(CRYPTO_LIBS)
 if HAVE_VERBS
 framework_libplexus_la_CPPFLAGS += $(VERBS_CFLAGS)
 framework_libplexus_la_LIBADD += $(VERBS_LIBS)
