@@ -1,6 +1,9 @@
-# Benchmarks: built by make check (so they keep compiling) and run by `make bench`, which writes
-# CSV files and plots into bench/results/ of the source tree (gitignored).
+# Benchmarks: built by make check (so they keep compiling; not in a tree configured with
+# --disable-bench, as CI's sanitizer tree, where they never run) and run by `make bench`, which
+# writes CSV files and plots into bench/results/ of the source tree (gitignored).
+if PLEXUS_BENCH
 check_PROGRAMS += bench/progress_pingpong
+endif
 bench_progress_pingpong_SOURCES = bench/progress_pingpong.cc
 bench_progress_pingpong_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/framework
 bench_progress_pingpong_LDADD = framework/libplexus.la
@@ -9,7 +12,9 @@ EXTRA_DIST += bench/run_progress_pingpong.sh
 
 # A raw BTL latency/bandwidth driver (no MPI layer): plexrun -n 2 bench/btl_pingpong [btl].
 # Built by make check, never run by it.
+if PLEXUS_BENCH
 check_PROGRAMS += bench/btl_pingpong
+endif
 bench_btl_pingpong_SOURCES = bench/btl_pingpong.cc
 bench_btl_pingpong_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/framework
 bench_btl_pingpong_LDADD = framework/libplexus.la
@@ -55,7 +60,9 @@ EXTRA_DIST += bench/pt2pt/README.md bench/pt2pt/run.sh bench/pt2pt/aggregate.awk
 bench_pt2pt_common = bench/pt2pt/options.h bench/pt2pt/options.c bench/pt2pt/p2p_sync.h \
 	bench/pt2pt/p2p_sync.c bench/pt2pt/buffers.h bench/pt2pt/buffers.c bench/pt2pt/affinity.h \
 	bench/pt2pt/affinity.c bench/lib/cli_numbers.h bench/lib/cli_numbers.c
+if PLEXUS_BENCH
 check_PROGRAMS += bench/pt2pt/latency bench/pt2pt/bandwidth bench/pt2pt/msgrate
+endif
 bench_pt2pt_latency_SOURCES = bench/pt2pt/latency.c $(bench_pt2pt_common)
 bench_pt2pt_bandwidth_SOURCES = bench/pt2pt/bandwidth.c $(bench_pt2pt_common)
 bench_pt2pt_msgrate_SOURCES = bench/pt2pt/msgrate.c $(bench_pt2pt_common)
@@ -84,9 +91,13 @@ include bench/osc/local.mk
 
 # The runners' host probe (bench/lib/common.sh builds its own copy); built by make check so that
 # it keeps compiling, and tested with the runners' decisions.
+if PLEXUS_BENCH
 check_PROGRAMS += bench/lib/host_probe
+endif
 bench_lib_host_probe_SOURCES = bench/lib/host_probe.c
 bench_lib_host_probe_CFLAGS = $(AM_CFLAGS) -pthread
 bench_lib_host_probe_LDFLAGS = -pthread
+if PLEXUS_BENCH
 TESTS += tests/build/bench_host_probe.sh
+endif
 EXTRA_DIST += tests/build/bench_host_probe.sh

@@ -120,11 +120,14 @@ if step autogen "$logs/autogen.log" ./autogen.sh; then
   fi
   # 3. AddressSanitizer + UBSan over the suite but what split_suite leaves to distcheck; line
   #    tables only (--enable-debug=lines: stack traces keep functions and lines, the build is a
-  #    third faster).
+  #    third faster); the benchmarks' programs are distcheck's to build (--disable-bench). The
+  #    build step builds the test programs too (make check with no test), so that each step's
+  #    time says what it did.
   asan="$top/build/asan"
   if step "sanitizer build" "$logs/asan-build.log" bash -c "
       $(declare -f configure_in); top='$top'
-      configure_in '$asan' --enable-debug=lines --disable-dependency-tracking && make -j$jobs"; then
+      configure_in '$asan' --enable-debug=lines --disable-dependency-tracking \
+        --disable-bench && make -j$jobs && make -j$jobs check TESTS="; then
     echo "== make check (sanitizers)"
     t0=$SECONDS
     ASAN_OPTIONS=detect_leaks=1 make -C "$asan" -j"$jobs" check \

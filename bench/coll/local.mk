@@ -5,7 +5,9 @@
 #   make bench-coll BENCH_COLL_FLAGS="--quick --impl openmpi,mpich"
 EXTRA_DIST += bench/coll/README.md bench/coll/run.sh bench/coll/aggregate.awk bench/coll/report.awk \
 	bench/coll/plot.sh bench/lib/common.sh
+if PLEXUS_BENCH
 check_PROGRAMS += bench/coll/coll_bench
+endif
 bench_coll_coll_bench_SOURCES = bench/coll/coll_bench.c bench/coll/coll_options.h \
 	bench/coll/coll_options.c bench/coll/collectives.h bench/coll/collectives.c \
 	bench/pt2pt/buffers.h bench/pt2pt/buffers.c bench/pt2pt/affinity.h bench/pt2pt/affinity.c \

@@ -4,7 +4,9 @@
 #   make bench-coll-inter BENCH_COLL_INTER_FLAGS="--quick --groups 1+3"
 EXTRA_DIST += bench/coll_inter/README.md bench/coll_inter/run.sh bench/coll_inter/report.awk \
 	bench/coll_inter/plot.sh
+if PLEXUS_BENCH
 check_PROGRAMS += bench/coll_inter/coll_inter_bench
+endif
 bench_coll_inter_coll_inter_bench_SOURCES = bench/coll_inter/coll_inter_bench.c
 bench_coll_inter_coll_inter_bench_CPPFLAGS = $(MPI_CPPFLAGS)
 bench_coll_inter_coll_inter_bench_LDADD = framework/mpi/libmpi.la

@@ -4,7 +4,9 @@
 # invocation. Options for the runner go in BENCH_DATATYPE_FLAGS, e.g.
 #   make bench-datatype BENCH_DATATYPE_FLAGS="--quick --impl plexus,openmpi"
 EXTRA_DIST += bench/datatype/README.md bench/datatype/run.sh bench/datatype/pack_bench.c
+if PLEXUS_BENCH
 check_PROGRAMS += bench/datatype/pack_bench
+endif
 bench_datatype_pack_bench_SOURCES = bench/datatype/pack_bench.c bench/lib/cli_numbers.h bench/lib/cli_numbers.c
 bench_datatype_pack_bench_CPPFLAGS = $(MPI_CPPFLAGS) -I$(top_srcdir)/bench/lib
 bench_datatype_pack_bench_LDADD = framework/mpi/libmpi.la

@@ -4,7 +4,9 @@
 # by make bench-dgram, options in BENCH_DGRAM_FLAGS, e.g.
 #   make bench-dgram BENCH_DGRAM_FLAGS="--loss 0,0.3 --sizes 0,1024,1048576"
 EXTRA_DIST += bench/dgram/README.md
+if PLEXUS_BENCH
 check_PROGRAMS += bench/dgram/dgram_rr
+endif
 bench_dgram_dgram_rr_SOURCES = bench/dgram/dgram_rr.cc
 bench_dgram_dgram_rr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/framework
 bench_dgram_dgram_rr_LDADD = framework/libplexus.la

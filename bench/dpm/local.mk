@@ -16,7 +16,9 @@ EXTRA_DIST += bench/dpm/README.md bench/dpm/run.sh bench/dpm/report.awk bench/dp
 	bench/dpm/model.py bench/dpm/model_inputs.sh bench/dpm/soak.sh
 # Built by make check too (against libmpi), so that they keep compiling, and run by
 # tests/build/bench_dpm.sh; run.sh builds its own copies with each implementation's wrapper.
+if PLEXUS_BENCH
 check_PROGRAMS += bench/dpm/dpm_bench bench/dpm/tcp_rr
+endif
 bench_dpm_dpm_bench_SOURCES = $(bench_dpm_sources) bench/lib/cli_numbers.h bench/lib/cli_numbers.c
 bench_dpm_dpm_bench_CPPFLAGS = $(MPI_CPPFLAGS) -I$(top_srcdir)/bench/lib
 bench_dpm_dpm_bench_LDADD = framework/mpi/libmpi.la
@@ -34,5 +36,7 @@ bench-dpm:
 .PHONY: bench-dpm
 # The report and the model from made-up data, the model's self-test, and dpm_bench under plexrun
 # at tiny sizes.
+if PLEXUS_BENCH
 TESTS += tests/build/bench_dpm.sh
+endif
 EXTRA_DIST += tests/build/bench_dpm.sh

@@ -6,7 +6,9 @@
 #   make bench-osc BENCH_OSC_FLAGS="--quick --protocols auto,buffered"
 EXTRA_DIST += bench/osc/README.md bench/osc/run.sh bench/osc/aggregate.awk bench/osc/report.awk \
 	bench/osc/plot.sh
+if PLEXUS_BENCH
 check_PROGRAMS += bench/osc/osc_bench
+endif
 bench_osc_osc_bench_SOURCES = bench/osc/osc_bench.c bench/lib/cli_numbers.h bench/lib/cli_numbers.c
 bench_osc_osc_bench_CPPFLAGS = $(MPI_CPPFLAGS) -I$(top_srcdir)/bench/lib
 bench_osc_osc_bench_LDADD = framework/mpi/libmpi.la

@@ -4,7 +4,9 @@
 # implementation's compiler wrapper. Options for the runner go in BENCH_TOPOLOGY_FLAGS, e.g.
 #   make bench-topology BENCH_TOPOLOGY_FLAGS="--quick --impl plexus,openmpi"
 EXTRA_DIST += bench/topology/README.md bench/topology/run.sh bench/topology/halo_bench.c
+if PLEXUS_BENCH
 check_PROGRAMS += bench/topology/halo_bench
+endif
 bench_topology_halo_bench_SOURCES = bench/topology/halo_bench.c bench/lib/cli_numbers.h bench/lib/cli_numbers.c
 bench_topology_halo_bench_CPPFLAGS = $(MPI_CPPFLAGS) -I$(top_srcdir)/bench/lib
 bench_topology_halo_bench_LDADD = framework/mpi/libmpi.la
