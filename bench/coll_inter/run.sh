@@ -8,14 +8,14 @@
 # times every point the way bench/coll's --mode osu and osu_bcast do (a barrier after each call,
 # the average over the ranks) instead of the paper's maximum over the ranks.
 #
-# usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--mode paper|osu] [--impl shm_inter,shm_pair,shm_poll,basic,openmpi,mpich]
+# usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--mode paper|osu] [--impl shm_inter,shm_pair,shm_lead,shm_poll,basic,openmpi,mpich]
 #               [--groups 1+3,1+7,2+2,4+4,s1+3,s1+7] [--colls LIST] [--sizes LIST] [--repeat N] [--timeout SECONDS]
 # (sA+B: A processes started that spawn B children, the paper's own experiment.)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
-usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--mode paper|osu] [--impl shm_inter,shm_pair,shm_poll,basic,openmpi,mpich] [--groups 1+3,1+7,2+2,4+4,s1+3,s1+7] [--colls LIST] [--sizes LIST] [--repeat N] [--timeout SECONDS]"
+usage="usage: run.sh BUILD_DIR RESULTS_DIR [--quick] [--mode paper|osu] [--impl shm_inter,shm_pair,shm_lead,shm_poll,basic,openmpi,mpich] [--groups 1+3,1+7,2+2,4+4,s1+3,s1+7] [--colls LIST] [--sizes LIST] [--repeat N] [--timeout SECONDS]"
 [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 build=$(cd "$1" 2>/dev/null && pwd) || { echo "run.sh: build directory '$1' does not exist" >&2; exit 2; }
 results=$2
@@ -56,18 +56,21 @@ mkdir -p "$results/raw" || { echo "run.sh: cannot create $results" >&2; exit 1; 
 results=$(cd "$results" && pwd)
 rm -f "$results"/raw/*
 
-name_of() { case $1 in shm_inter) echo "Plexus shm_inter" ;; shm_pair) echo "Plexus shm_inter, leaders' exchange (no union)" ;; shm_poll) echo "Plexus shm_inter, polling flag waits" ;; basic) echo "Plexus basic" ;; *) label "$1" ;; esac; }
+name_of() { case $1 in shm_inter) echo "Plexus shm_inter" ;; shm_lead) echo "Plexus shm_inter, Bcast and Reduce by the leaders" ;; shm_pair) echo "Plexus shm_inter, leaders' exchange (no union)" ;; shm_poll) echo "Plexus shm_inter, polling flag waits" ;; basic) echo "Plexus basic" ;; *) label "$1" ;; esac; }
 # The implementation whose compiler and launcher an entry uses, and the Plexus parameters it adds.
-impl_of() { case $1 in shm_inter|shm_pair|shm_poll|basic) echo plexus ;; *) echo "$1" ;; esac; }
+impl_of() { case $1 in shm_inter|shm_pair|shm_lead|shm_poll|basic) echo plexus ;; *) echo "$1" ;; esac; }
 # shm_poll: shm_inter whose flag waits only poll the progress engine (its back-off), never sleep on
 # the flag: the wait before flag_wait.h, for A/B runs of the waiting alone. shm_pair: shm_inter
 # without the union of both groups' processes on one node (a local phase in each group and the
-# leaders' exchange, the design before it), for A/B runs of the union.
+# leaders' exchange, the design before it), for A/B runs of the union. shm_lead: the union for
+# everything but Bcast and Reduce, which go through the leaders (the same Barrier as shm_inter
+# around them, unlike shm_pair), for A/B runs of the union's rooted calls.
 mca_of() {
   case $1 in
     shm_inter) echo "--mca coll shm_inter,basic" ;;
     shm_poll) echo "--mca coll shm_inter,basic --mca coll_shm_inter_wait_sleep 0" ;;
     shm_pair) echo "--mca coll shm_inter,basic --mca coll_shm_inter_inter_union 0" ;;
+    shm_lead) echo "--mca coll shm_inter,basic --mca coll_shm_inter_inter_union_rooted 0" ;;
     basic) echo "--mca coll basic" ;;
   esac
 }
@@ -75,7 +78,7 @@ mca_of() {
 active=''
 for e in ${impls//,/ }; do
   impl=$(impl_of "$e")
-  case $impl in plexus|openmpi|mpich) ;; *) echo "run.sh: --impl: '$e' is not shm_inter, shm_pair, shm_poll, basic, openmpi or mpich" >&2; exit 2 ;; esac
+  case $impl in plexus|openmpi|mpich) ;; *) echo "run.sh: --impl: '$e' is not shm_inter, shm_pair, shm_lead, shm_poll, basic, openmpi or mpich" >&2; exit 2 ;; esac
   if [ ! -x "$work/$impl/coll_inter_bench" ] && [ -z "${skipped[$impl]:-}" ]; then
     find_compiler "$impl"
     if [ -z "${skipped[$impl]:-}" ]; then

@@ -47,12 +47,13 @@ Path decide_reduce(const Params &p, size_t bytes, bool all, bool everyone_copies
 }
 
 Path decide_union_bcast(const Params &p, size_t bytes, bool everyone_copies) {
+    if (!p.inter_union_rooted) return Path::Decline;
     if (bytes <= p.chunk) return Path::Segment;
     return everyone_copies ? Path::SingleCopy : Path::Decline;
 }
 
 Path decide_union_reduce(const Params &p, size_t bytes) {
-    return bytes <= p.chunk ? Path::Segment : Path::Decline;
+    return p.inter_union_rooted && bytes <= p.chunk ? Path::Segment : Path::Decline;
 }
 
 Path decide_gather(const Params &p, size_t block, bool all, bool everyone_copies) {

@@ -48,9 +48,10 @@ inline bool union_exchange_fits(const Params &p, size_t mine, size_t theirs) {
 // know alike (the bytes, whether all may use single copy): a message that fits a slot goes
 // through the root's slot (Bcast) or the writers' slots (Reduce) in one phase; a larger Bcast is
 // read in place from the root's buffer, in one phase too, when everyone may use single copy;
-// the rest goes to the local phases and the leaders (Decline). Nothing chooses this by size
-// alone where the leaders' path was measured faster: at every size the union saves the leaders'
-// message and a local phase (README, "The union of the two groups").
+// the rest goes to the local phases and the leaders (Decline), as does every call with
+// coll_shm_inter_inter_union_rooted 0 (for A/B runs against the leaders with the same Barrier).
+// Not by size beyond that: the A/B runs so far (README, "Bcast and Reduce over the union") were
+// too loaded to show a size at which the leaders win.
 Path decide_union_bcast(const Params &p, size_t bytes, bool everyone_copies);
 Path decide_union_reduce(const Params &p, size_t bytes);
 

@@ -28,6 +28,7 @@ struct Storage {
     uint64_t reduce_root_copy_from = 16384;
     int wait_sleep = 1;
     int inter_union = 1;
+    int inter_union_rooted = 1;
     int64_t wait_polls = -1;
     int64_t wait_min_sleep_us = 50;
     int64_t wait_max_sleep_us = 1000;
@@ -114,6 +115,11 @@ int register_params(const plexus_host_api_t *host, const plexus_component_t *sel
                        "Alltoall run on its flags without the leaders' messages; 0: every "
                        "call runs a local phase in each group and the leaders' exchange",
                        6),
+            bool_param("inter_union_rooted", &s.inter_union_rooted, "1",
+                       "With inter_union: Bcast and Reduce over the union too (the root and the "
+                       "other group in one phase of its flags); 0: they take the local phases "
+                       "and the leaders' exchange while the other functions keep the union",
+                       7),
             bool_param("wait_sleep", &s.wait_sleep, "1",
                        "A flag wait that found nothing in wait_polls progress polls sleeps on the "
                        "flag (a futex its writer wakes); 0: it polls the progress engine only, "
@@ -178,6 +184,7 @@ void snapshot_params(bool oversubscribed) {
     p.wait.spin = p.spin;
     p.wait.sleep = s.wait_sleep != 0;
     p.inter_union = s.inter_union != 0;
+    p.inter_union_rooted = s.inter_union_rooted != 0;
     p.wait.polls = flag_wait_polls(s.wait_polls, oversubscribed);
     p.wait.min_sleep_us = static_cast<uint32_t>(s.wait_min_sleep_us);
     p.wait.max_sleep_us = static_cast<uint32_t>(s.wait_max_sleep_us);

@@ -35,7 +35,8 @@ struct Params {
     size_t alltoall_single_copy_from = 0;   // inter-communicators: Alltoall, per block
     size_t reduce_root_copy_from = 0;       // Reduce written into the root, which combines
     bool inter_union = true;  // inter-communicators on one node: one segment over both groups
-    FlagWaitPolicy wait;                    // how flag waits poll and sleep (spin as above)
+    bool inter_union_rooted = true;  // and Bcast, Reduce over it (else through the leaders)
+    FlagWaitPolicy wait;             // how flag waits poll and sleep (spin as above)
 };
 
 // Registers coll_shm_inter_* with the core (values land in params()).

@@ -192,6 +192,10 @@ TEST(CollShmInterDecide, UnionRootedCallsFitASlotOrReadTheRoot) {
     EXPECT_EQ(decide_union_bcast(p, 16 * KiB + 1, false), Path::Decline);
     EXPECT_EQ(decide_union_reduce(p, 16 * KiB), Path::Segment);
     EXPECT_EQ(decide_union_reduce(p, 16 * KiB + 1), Path::Decline);
+    p.inter_union_rooted = false;
+    EXPECT_EQ(decide_union_bcast(p, 8, true), Path::Decline);
+    EXPECT_EQ(decide_union_reduce(p, 8), Path::Decline);
+    p.inter_union_rooted = true;
     p.force = true;
     p.chunk = 256;
     EXPECT_EQ(decide_union_bcast(p, 257, false), Path::Decline);
