@@ -135,14 +135,15 @@ if step autogen "$logs/autogen.log" ./autogen.sh; then
     echo "   ($((SECONDS - t0)) s)"
     count_suite "$logs/asan-check.log" "$asan"
   fi
-  # 4. The release tarball builds (-O2, without debug information: nothing reads it there), passes
+  # 4. The release tarball builds (-O1 without debug information: its optimizer still runs, and its
+  #    C++ test files compile a third faster than at -O2, where the build was half of the step), passes
   #    the rest of the suite (counted here), installs, passes installcheck (counted here) and
   #    uninstalls cleanly. TESTS reaches the tarball's make check through MAKEFLAGS.
   if [ -f "$main/Makefile" ]; then
     echo "== make distcheck (the release tarball; the tests that run without sanitizers)"
     t0=$SECONDS
     if make -C "$main" -j"$jobs" distcheck TESTS="$(split_suite "$main" unsanitized)" \
-        DISTCHECK_CONFIGURE_FLAGS="--disable-debug --disable-dependency-tracking CFLAGS=-O2 CXXFLAGS=-O2" \
+        DISTCHECK_CONFIGURE_FLAGS="--disable-debug --disable-dependency-tracking CFLAGS=-O1 CXXFLAGS=-O1" \
         >"$logs/distcheck.log" 2>&1; then
       echo "   ($((SECONDS - t0)) s)"
       count_suite "$logs/distcheck.log" "$main/plexus-*/_build/sub"
