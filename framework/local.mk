@@ -32,7 +32,6 @@ framework_libplexus_la_SOURCES = \
 	framework/runtime/singleton_backend.h framework/runtime/singleton_backend.cc \
 	framework/runtime/modex.h framework/runtime/modex.cc \
 	framework/runtime/peer_secrets.h framework/runtime/peer_secrets.cc \
-	framework/runtime/on_demand_library.h \
 	framework/runtime/runtime.h framework/runtime/runtime.cc
 nodist_framework_libplexus_la_SOURCES = framework/mca/static_components.cc
 framework_libplexus_la_LIBADD = $(HWLOC_LIBS) $(LTDL_LIBS)
@@ -71,11 +70,13 @@ CONFIG_STATUS_DEPENDENCIES = $(top_srcdir)/framework/include/plexus/component.h
 # osc components: the module filled from a window class, the fair lock on shared words; dpm
 # components: a spawn's outcome shared with every parent, the module filled from its entry points;
 # timestamped trace lines of a protocol that spans processes (sdk/timeline.hpp); HMAC-SHA256
-# without OpenSSL's EVP initialisation, libcrypto opened at the first MAC (sdk/hmac_sha256.hpp).
+# without OpenSSL's EVP initialisation, libcrypto opened at the first MAC (sdk/hmac_sha256.hpp);
+# a system library opened when a feature first needs it (sdk/on_demand_library.hpp).
 plexussdkinclude_HEADERS += \
 	framework/include/plexus/sdk/osc_module.hpp framework/include/plexus/sdk/ticket_rwlock.hpp \
 	framework/include/plexus/sdk/dpm_spawn.hpp framework/include/plexus/sdk/dpm_module.hpp \
-	framework/include/plexus/sdk/timeline.hpp framework/include/plexus/sdk/hmac_sha256.hpp
+	framework/include/plexus/sdk/timeline.hpp framework/include/plexus/sdk/hmac_sha256.hpp \
+	framework/include/plexus/sdk/on_demand_library.hpp
 
 # The core's shared-memory services (host API 1.3's shm table, plexus/shm.h) and the header-only
 # shared-memory data structures components inline (plexus/sdk/shm_*.hpp).

@@ -11,7 +11,6 @@
 
 #include "runtime/dgram/ib_multicast.h"
 #endif
-#include "runtime/on_demand_library.h"
 
 using namespace plexus::test::dgram;
 using ::testing::AnyOf;
@@ -106,32 +105,5 @@ TEST(DgramIb, AJoinWithoutLibrdmacmSaysSoByName) {
     EXPECT_EQ(group, nullptr);
 }
 #endif
-
-TEST(OnDemandLibrary, ResolvesALibrarysFunctionOnFirstUse) {
-    plexus::runtime::OnDemandLibrary lib("libc.so.6", "PLEXUS_TEST_NO_SUCH_VARIABLE", "the test");
-    int (*get_pid)() = nullptr;
-    ASSERT_TRUE(lib.resolve("getpid", &get_pid));
-    EXPECT_EQ(get_pid(), ::getpid());
-}
-
-TEST(OnDemandLibrary, AMissingFunctionIsNamedWithItsLibrary) {
-    plexus::runtime::OnDemandLibrary lib("libc.so.6", nullptr, "the test");
-    void (*fn)() = nullptr;
-    const plexus::runtime::Status s = lib.resolve("plexus_no_such_function", &fn);
-    EXPECT_EQ(s.code, PLEXUS_ERR_NOT_AVAILABLE);
-    EXPECT_THAT(s.message, HasSubstr("libc.so.6 (libc.so.6) has no plexus_no_such_function, which the test needs"));
-    EXPECT_EQ(fn, nullptr);
-}
-
-TEST(OnDemandLibrary, AMissingLibraryIsNamedWithTheLoadersReasonEveryTime) {
-    plexus::runtime::OnDemandLibrary lib("libplexus_absent.so.9", "PLEXUS_TEST_NO_SUCH_VARIABLE", "the feature");
-    for (int i = 0; i < 2; ++i) {
-        const plexus::runtime::Status s = lib.open();
-        EXPECT_EQ(s.code, PLEXUS_ERR_NOT_AVAILABLE);
-        EXPECT_THAT(s.message, HasSubstr("the feature needs libplexus_absent.so.9, which cannot be loaded: "));
-        EXPECT_THAT(s.message, HasSubstr("libplexus_absent.so.9: cannot open shared object file"));
-        EXPECT_THAT(s.message, HasSubstr("point PLEXUS_TEST_NO_SUCH_VARIABLE at it"));
-    }
-}
 
 }  // namespace

@@ -1,7 +1,8 @@
 // The component SDK (plexus/sdk/): PLEXUS_HOST_HAS on tables of older minors and NULL members,
 // the parameter helpers registering each type through a host whose param_register feeds the
 // core's real registry, the descriptor glue producing what the core's descriptor check accepts,
-// the BTL parameters the core registers read back by btl_limits, and the RAII helpers.
+// the BTL parameters the core registers read back by btl_limits, the RAII helpers, and libraries
+// opened at their first use.
 #include <cstdarg>
 #include <cstddef>
 #include <cstdio>
@@ -11,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <plexus/btl.h>
@@ -19,6 +22,7 @@
 #include <plexus/sdk/btl_limits.hpp>
 #include <plexus/sdk/descriptor.hpp>
 #include <plexus/sdk/host.hpp>
+#include <plexus/sdk/on_demand_library.hpp>
 #include <plexus/sdk/param.hpp>
 #include <plexus/sdk/process_module.hpp>
 #include <plexus/sdk/progress.hpp>
@@ -488,6 +492,49 @@ TEST(SdkBtlEntryPoints, ForwardToTheModuleAndRefuseNoEndpoint) {
     EXPECT_EQ(m->eager_limit, 1024u);
     EXPECT_EQ(m->max_send_size, 2048u);
     EXPECT_EQ(m->exclusivity, 77u);
+}
+
+TEST(SdkOnDemandLibrary, ResolvesALibrarysFunctionOnFirstUse) {
+    plexus::sdk::OnDemandLibrary lib("libc.so.6", "PLEXUS_TEST_NO_SUCH_VARIABLE", "the test");
+    int (*get_pid)() = nullptr;
+    std::string why;
+    ASSERT_TRUE(lib.resolve("getpid", &get_pid, &why)) << why;
+    EXPECT_EQ(get_pid(), ::getpid());
+    EXPECT_EQ(lib.path(), "libc.so.6");
+}
+
+TEST(SdkOnDemandLibrary, AMissingFunctionIsNamedWithItsLibrary) {
+    plexus::sdk::OnDemandLibrary lib("libc.so.6", nullptr, "the test");
+    void (*fn)() = nullptr;
+    std::string why;
+    EXPECT_FALSE(lib.resolve("plexus_no_such_function", &fn, &why));
+    EXPECT_NE(why.find("libc.so.6 (libc.so.6) has no plexus_no_such_function, which the test needs"), std::string::npos)
+        << why;
+    EXPECT_EQ(fn, nullptr);
+}
+
+TEST(SdkOnDemandLibrary, AMissingLibraryIsNamedWithTheLoadersReasonEveryTime) {
+    plexus::sdk::OnDemandLibrary lib("libplexus_absent.so.9", "PLEXUS_TEST_NO_SUCH_VARIABLE", "the feature");
+    for (int i = 0; i < 2; ++i) {
+        std::string why;
+        EXPECT_FALSE(lib.open(&why));
+        EXPECT_NE(why.find("the feature needs libplexus_absent.so.9, which cannot be loaded: "), std::string::npos) << why;
+        EXPECT_NE(why.find("libplexus_absent.so.9: cannot open shared object file"), std::string::npos) << why;
+        EXPECT_NE(why.find("point PLEXUS_TEST_NO_SUCH_VARIABLE at it"), std::string::npos) << why;
+    }
+}
+
+TEST(SdkOnDemandLibrary, TheOverrideNamesTheFileTriedAndItsVariable) {
+    ::setenv("PLEXUS_TEST_ON_DEMAND_FILE", "/nonexistent/libplexus_other.so", 1);
+    plexus::sdk::OnDemandLibrary lib("libc.so.6", "PLEXUS_TEST_ON_DEMAND_FILE", "the feature");
+    std::string why;
+    EXPECT_FALSE(lib.open(&why));
+    ::unsetenv("PLEXUS_TEST_ON_DEMAND_FILE");
+    EXPECT_EQ(lib.path(), "/nonexistent/libplexus_other.so");
+    EXPECT_NE(why.find("the feature needs libc.so.6, which cannot be loaded from /nonexistent/libplexus_other.so "
+                       "(set by PLEXUS_TEST_ON_DEMAND_FILE): "),
+              std::string::npos)
+        << why;
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/on_demand_library.h"
+#include <plexus/sdk/on_demand_library.hpp>
 
 namespace plexus::runtime::dgram {
 namespace {
@@ -22,7 +22,7 @@ Status cm_error(const std::string &what) {
 
 // librdmacm's calls, resolved when the first group is joined: libplexus does not link librdmacm
 // (nor, through it, libnl-3 and libnl-route-3), which every rank would otherwise load at start
-// for a feature only InfiniBand multicast uses (runtime/on_demand_library.h).
+// for a feature only InfiniBand multicast uses (plexus/sdk/on_demand_library.hpp).
 struct RdmaCm {
     decltype(&::rdma_create_event_channel) create_event_channel;
     decltype(&::rdma_destroy_event_channel) destroy_event_channel;
@@ -36,23 +36,24 @@ struct RdmaCm {
     decltype(&::rdma_event_str) event_str;
 };
 
-Status resolve_all(OnDemandLibrary &lib, RdmaCm *f) {
-    Status s = lib.resolve("rdma_create_event_channel", &f->create_event_channel);
-    if (s) s = lib.resolve("rdma_destroy_event_channel", &f->destroy_event_channel);
-    if (s) s = lib.resolve("rdma_create_id", &f->create_id);
-    if (s) s = lib.resolve("rdma_destroy_id", &f->destroy_id);
-    if (s) s = lib.resolve("rdma_bind_addr", &f->bind_addr);
-    if (s) s = lib.resolve("rdma_join_multicast_ex", &f->join_multicast_ex);
-    if (s) s = lib.resolve("rdma_leave_multicast", &f->leave_multicast);
-    if (s) s = lib.resolve("rdma_get_cm_event", &f->get_cm_event);
-    if (s) s = lib.resolve("rdma_ack_cm_event", &f->ack_cm_event);
-    if (s) s = lib.resolve("rdma_event_str", &f->event_str);
-    return s;
+Status resolve_all(sdk::OnDemandLibrary &lib, RdmaCm *f) {
+    std::string why;
+    const bool ok = lib.resolve("rdma_create_event_channel", &f->create_event_channel, &why) &&
+                    lib.resolve("rdma_destroy_event_channel", &f->destroy_event_channel, &why) &&
+                    lib.resolve("rdma_create_id", &f->create_id, &why) &&
+                    lib.resolve("rdma_destroy_id", &f->destroy_id, &why) &&
+                    lib.resolve("rdma_bind_addr", &f->bind_addr, &why) &&
+                    lib.resolve("rdma_join_multicast_ex", &f->join_multicast_ex, &why) &&
+                    lib.resolve("rdma_leave_multicast", &f->leave_multicast, &why) &&
+                    lib.resolve("rdma_get_cm_event", &f->get_cm_event, &why) &&
+                    lib.resolve("rdma_ack_cm_event", &f->ack_cm_event, &why) &&
+                    lib.resolve("rdma_event_str", &f->event_str, &why);
+    return ok ? Status::ok() : Status::error(PLEXUS_ERR_NOT_AVAILABLE, why);
 }
 
 // The table, or why there is none (the same answer for the process's life).
 Status rdma_cm(const RdmaCm **out) {
-    static OnDemandLibrary lib("librdmacm.so.1", "PLEXUS_LIBRDMACM", "InfiniBand multicast (the RDMA CM's group join)");
+    static sdk::OnDemandLibrary lib("librdmacm.so.1", "PLEXUS_LIBRDMACM", "InfiniBand multicast (the RDMA CM's group join)");
     static RdmaCm table{};
     static const Status resolved = resolve_all(lib, &table);
     *out = &table;

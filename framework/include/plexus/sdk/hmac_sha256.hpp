@@ -9,13 +9,12 @@
 // libcrypto is opened at the first MAC (dlopen), not linked: mapping and relocating it costs every
 // process about 2.7 M instructions at start (its 3,377 symbol bindings; docs/dynamic-processes.md),
 // and most processes never authenticate a datagram or a TCP connection. Header-only, so the core
-// and each plugin resolve it themselves (dlopen of the same file returns the one mapping); nothing
-// links -lcrypto. PLEXUS_LIBCRYPTO names another file to open (tests point it at a missing one).
+// and each plugin resolve it themselves (sdk/on_demand_library.hpp); nothing links -lcrypto.
+// PLEXUS_LIBCRYPTO names another file to open (tests point it at a missing one).
 // Without libcrypto a MAC cannot be computed: available() says why, and a MAC computed anyway is
 // random bytes, so that whatever checks it fails closed.
 #pragma once
 
-#include <dlfcn.h>
 #include <openssl/sha.h>  // SHA256_CTX and the prototypes, for the types of the resolved functions
 #include <sys/random.h>
 
@@ -26,6 +25,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+
+#include <plexus/sdk/on_demand_library.hpp>
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
@@ -51,19 +52,10 @@ public:
 
 private:
     LibcryptoSha256() {
-        const char *over = std::getenv("PLEXUS_LIBCRYPTO");
-        const std::string path = over && *over ? over : "libcrypto.so.3";
-        void *h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);  // kept for the process's life
-        if (!h) {
-            const char *err = ::dlerror();
-            why_ = "HMAC-SHA256 needs " + path + ", which cannot be loaded: " + (err ? err : "dlopen failed") +
-                   (over && *over ? " (set by PLEXUS_LIBCRYPTO)" : " (install OpenSSL 3's libcrypto)");
-        } else {
-            init = reinterpret_cast<decltype(init)>(::dlsym(h, "SHA256_Init"));
-            update = reinterpret_cast<decltype(update)>(::dlsym(h, "SHA256_Update"));
-            finish = reinterpret_cast<decltype(finish)>(::dlsym(h, "SHA256_Final"));
-            if (!ok()) why_ = "HMAC-SHA256: " + path + " has no SHA256_Init/Update/Final";
-        }
+        static OnDemandLibrary lib("libcrypto.so.3", "PLEXUS_LIBCRYPTO", "HMAC-SHA256");
+        if (!lib.resolve("SHA256_Init", &init, &why_) || !lib.resolve("SHA256_Update", &update, &why_) ||
+            !lib.resolve("SHA256_Final", &finish, &why_))
+            init = nullptr;  // ok() false: all three or none
         // Said once, whoever asks: a plugin that never calls available() still leaves a trace.
         if (!why_.empty()) std::fprintf(stderr, "plexus error: %s; every MAC computed fails to verify\n", why_.c_str());
     }
