@@ -1,13 +1,12 @@
 #!/bin/bash
 # The first message over TCP between two ranks of this host, connection setup included, and the
-# steady 8-byte latency after it (first_message.c), in alternating rounds: Plexus with btl_tcp's
-# first send completing its connection (btl_tcp_connect_in_send 1, the default) against the same
-# build queueing it (0), Open MPI (ob1, btl tcp,self) and MPICH (ch4:ucx on UCX's tcp). One job
-# per sample: a connection is first only once. Prints each round's load, then per variant the
+# steady 8-byte latency after it (first_message.c), in alternating rounds: Plexus (btl_tcp queues
+# the first message while it connects; MPI_Send returns once it is out), Open MPI (ob1, btl
+# tcp,self) and MPICH (ch4:ucx on UCX's tcp). One job per sample: a connection is first only once. Prints each round's load, then per variant the
 # median and the lowest of every column (us).
 #
 # usage: first_message.sh BUILD_DIR [ROUNDS (default 10)] [ITERS (default 5000)] [VARIANTS]
-#   VARIANTS: some of "plexus-wait plexus-queue openmpi mpich" (default: all that build)
+#   VARIANTS: some of "plexus openmpi mpich" (default: all that build)
 #   FIRST_MESSAGE_RAW=DIR keeps every sample (DIR/VARIANT.tsv, the four columns)
 set -u
 build=$(cd "${1:?usage: first_message.sh BUILD_DIR [ROUNDS] [ITERS]}" && pwd)
@@ -22,9 +21,8 @@ declare -A run
 "$build/tools/mpicc/mpicc-build-tree" -O2 -o "$work/plexus" "$here/first_message.c" || exit 1
 # shellcheck disable=SC2054 # tcp,self is one word
 plexrun=("$build/tools/plexrun/plexrun" -n 2 --bind-to core --timeout 60 --mca btl tcp,self)
-run[plexus-wait]="${plexrun[*]} $work/plexus"
-run[plexus-queue]="${plexrun[*]} --mca btl_tcp_connect_in_send 0 $work/plexus"
-variants="plexus-wait plexus-queue"
+run[plexus]="${plexrun[*]} $work/plexus"
+variants="plexus"
 if command -v mpicc.openmpi >/dev/null && mpicc.openmpi -O2 -o "$work/openmpi" "$here/first_message.c" 2>/dev/null; then
   run[openmpi]="mpirun.openmpi --allow-run-as-root --oversubscribe --mca pml ob1 --mca btl tcp,self -n 2 --bind-to core $work/openmpi"
   variants="$variants openmpi"

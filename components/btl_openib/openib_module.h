@@ -76,6 +76,9 @@ public:
     plexus_btl_fast_state_t fast_channel_state(const Endpoint *ep) const;
     int fast_channel_stats(plexus_btl_fast_stats_t *out) const;
     size_t pending() const { return queued_msgs_; }
+    // BTL 1.4: one peer's messages still queued here (its connection under way, no credits): the
+    // PML completes a send once it is 0. A posted work request is out of the process.
+    size_t pending_to(const Endpoint *ep) const { return ep->deleted ? 0 : ep->queue.size(); }
     int progress();
 
 private:

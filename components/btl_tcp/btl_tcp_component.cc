@@ -36,6 +36,7 @@ void install_entry_points(plexus_btl_module_t *m) {
     m->send = E::send;
     m->send_pack = E::send_pack;
     m->pending = E::pending;
+    m->pending_to = E::pending_to;
 }
 
 struct Tcp {

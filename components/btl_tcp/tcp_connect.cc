@@ -3,15 +3,18 @@
 // meeting between jobs (key_choice.h). When both processes connect at once, both keep
 // the connection the process of the lower (namespace, rank) made: the other side's acceptor says
 // so in its verdict, and the losing attempt is closed once its verdict arrives, so no legitimate
-// connection is ever cut in the middle of its handshake (what a stranger's is counted as). The
-// first send to a peer waits here until its connection is up (await_connection).
-#include <poll.h>
+// connection is ever cut in the middle of its handshake (what a stranger's is counted as).
+//
+// The deadlines (btl_tcp_connect_timeout, btl_tcp_handshake_timeout) bound what this process
+// waits for while it makes MPI calls, and only what no live peer process explains: a peer whose
+// kernel took our connection and hello answers at its next MPI call, which may be minutes away
+// (it computes, reads its input) and is no failure; and the time this process itself spent away
+// from MPI, when nobody progressed its connections, does not count (check_deadlines).
 #include <sys/epoll.h>
 #include <sys/socket.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <climits>
 #include <cstring>
 #include <vector>
 
@@ -19,6 +22,10 @@
 
 namespace plexus::btl_tcp {
 namespace {
+
+// A gap between two looks at the deadlines longer than any wait inside MPI makes (kDeadlineStride
+// polls, each at most a 2 ms sleep of the progress engine): this process was outside MPI.
+constexpr int64_t kAwayNs = 1'000'000'000;
 
 size_t record_size(ConnState s) {
     switch (s) {
@@ -49,7 +56,8 @@ Conn *TcpModule::new_conn(Fd fd, ConnRole role, ConnState state, const std::stri
     c->role = role;
     c->state = state;
     c->where = where;
-    c->deadline_ns = now_ns() + timeout_ms * 1'000'000;
+    c->started_ns = now_ns();
+    c->deadline_ns = c->started_ns + timeout_ms * 1'000'000;
     Conn *raw = c.get();
     conns_.push_back(std::move(c));
     epoll_event ev{};
@@ -158,65 +166,7 @@ void TcpModule::start_connect(Endpoint *ep) {
     // ours was under way); the connect deadline ends the wait (check_deadlines).
 }
 
-// The first send to a peer (btl_tcp_connect_in_send) returns once the connection is up, so that
-// its message leaves this process even when the caller's next step is no MPI call at all: a
-// process that sends a port number and then blocks in accept() (MPI_Comm_join's usual setup)
-// would otherwise keep the handshake waiting, and its peer's receive, until its next MPI call.
-// MPICH's ch3:sock gets the same from its blocking send, which progresses until the message is
-// written; here the BTL's send must be complete when it returns, so it waits itself. Meanwhile
-// every other handshake is answered (a peer whose own first send waits for us, both sides
-// connecting at once, a cycle of such peers), but no frame is read: nothing reaches the upper
-// layer from inside its own send, which may itself run inside a receive callback.
-//
-// For its first kSpinNs it polls without sleeping, as the progress engine spins first: a
-// handshake with a peer inside MPI is a few loopback round trips (tens of microseconds each),
-// and a process that sleeps between them pays a wake-up for each. After that it sleeps in poll(),
-// which wakes it when the peer answers, instead of taking a core (perhaps the peer's, with more
-// ranks than cores) for up to the timeout.
-int TcpModule::await_connection(Endpoint *ep) {
-    constexpr int64_t kSpinNs = 200'000;
-    const int64_t spin_until = now_ns() + kSpinNs;
-    std::vector<pollfd> fds;
-    std::vector<Conn *> conns;
-    while (!ep->conn && !ep->failed) {
-        const int64_t now = now_ns();
-        const int64_t left_ms = (ep->connect_deadline_ns - now + 999'999) / 1'000'000;
-        if (left_ms <= 0) {
-            fail_peer(ep, "no connection within btl_tcp_connect_timeout (" + std::to_string(params_.connect_timeout) +
-                              " ms) while sending it a first message: waited for " + awaited(ep));
-            break;
-        }
-        fds.assign(1, pollfd{listen_.get(), POLLIN, 0});
-        conns.assign(1, nullptr);
-        for (auto &c : conns_) {
-            if (!c->handshaking()) continue;  // established (or parked) ones wait for progress
-            const short want = static_cast<short>(((c->events & EPOLLIN) ? POLLIN : 0) | ((c->events & EPOLLOUT) ? POLLOUT : 0));
-            fds.push_back(pollfd{c->fd.get(), want, 0});
-            conns.push_back(c.get());
-        }
-        const int wait_ms = now < spin_until ? 0 : static_cast<int>(std::min<int64_t>(left_ms, INT_MAX));
-        const int n = ::poll(fds.data(), fds.size(), wait_ms);
-        if (n < 0 && errno != EINTR) {
-            fail_peer(ep, "waiting for the connection: " + errno_text(errno));
-            break;
-        }
-        for (size_t i = 0; n > 0 && i < fds.size(); ++i) {
-            const short r = fds[i].revents;
-            if (!r) continue;
-            if (!conns[i]) {
-                accept_all();
-                continue;
-            }
-            if (conns[i]->state == ConnState::Dead) continue;  // closed by an earlier one's handling
-            const uint32_t ev = ((r & POLLIN) ? uint32_t{EPOLLIN} : 0u) | ((r & POLLOUT) ? uint32_t{EPOLLOUT} : 0u) |
-                                ((r & POLLHUP) ? uint32_t{EPOLLHUP} : 0u) | ((r & POLLERR) ? uint32_t{EPOLLERR} : 0u);
-            handle(conns[i], ev);
-        }
-    }
-    return ep->conn ? PLEXUS_SUCCESS : PLEXUS_ERR_UNREACH;
-}
-
-// What a first send to ep still waits for, for the message that gives up.
+// What a message to ep still waits for, for the messages that say so.
 std::string TcpModule::awaited(const Endpoint *ep) const {
     if (const Conn *c = ep->out) {
         switch (c->state) {
@@ -430,22 +380,71 @@ void TcpModule::refuse(Conn *c, const std::string &why) {
     kill(c);
 }
 
+// Run every kDeadlineStride-th poll while connections or messages are under way. The time since
+// the last look is time away from MPI when it is long (never looked: as long as can be).
 void TcpModule::check_deadlines() {
     const int64_t now = now_ns();
+    const int64_t gap = now - last_deadline_check_ns_;
+    last_deadline_check_ns_ = now;
+    if (gap > kAwayNs) extend_deadlines(now, gap);
     for (size_t i = 0; i < conns_.size(); ++i) {
         Conn *c = conns_[i].get();
         if (!c->handshaking() || now < c->deadline_ns) continue;
         if (c->role == ConnRole::In)
             refuse(c, "no handshake within btl_tcp_handshake_timeout (" + std::to_string(params_.handshake_timeout) + " ms)");
+        else if (c->awaiting_peer_process())
+            wait_for_peer_process(c, now);
         else
             connect_failed(c, "no handshake within btl_tcp_connect_timeout");
     }
     for (auto &ep : endpoints_) {
-        if (ep->conn || ep->failed || ep->queue.empty() || !ep->connect_deadline_ns || now < ep->connect_deadline_ns)
+        if (ep->conn || ep->failed || ep->queue.empty() || !ep->connect_deadline_ns) continue;
+        if (ep->out && ep->out->awaiting_peer_process()) {
+            // Its clock stops: after a failure from here on it gets the whole timeout again.
+            ep->connect_deadline_ns = std::max(ep->connect_deadline_ns, now + params_.connect_timeout * 1'000'000);
             continue;
+        }
+        if (now < ep->connect_deadline_ns) continue;
         fail_peer(ep.get(), "no connection within btl_tcp_connect_timeout (" + std::to_string(params_.connect_timeout) +
                                 " ms); the last attempt: " + (ep->last_error.empty() ? "none failed" : ep->last_error));
     }
+}
+
+// This process made no MPI call for up to gap ns (it computed, or it was stopped): every deadline
+// gets back the part of that time it was running, and a peer still unreached after such a pause
+// gets every address again (its acceptor may have given up on a connection whose hello we never
+// sent while away).
+void TcpModule::extend_deadlines(int64_t now, int64_t gap) {
+    int64_t most = 0;
+    for (auto &c : conns_) {
+        if (!c->handshaking()) continue;
+        const int64_t shift = std::min(gap, now - c->started_ns);
+        c->deadline_ns += shift;
+        most = std::max(most, shift);
+    }
+    for (auto &ep : endpoints_) {
+        if (!ep->connect_deadline_ns) continue;
+        const int64_t shift = std::min(gap, now - ep->connect_since_ns);
+        ep->connect_deadline_ns += shift;
+        most = std::max(most, shift);
+        if (shift <= kAwayNs || ep->conn || ep->failed) continue;
+        ep->next_candidate = 0;
+        if (!ep->out && !ep->queue.empty()) start_connect(ep.get());
+    }
+    if (most > kAwayNs)
+        host_->log(self_, PLEXUS_LOG_DETAIL, "no MPI call for %lld ms: connection deadlines extended by that",
+                   static_cast<long long>(most / 1'000'000));
+}
+
+// Our connection reached the peer's kernel and our hello is out; its process has not answered
+// within btl_tcp_connect_timeout. It is alive (its kernel took the connection): it answers at its
+// next MPI call, and the messages to it wait as they would for a busy receiver over sm.
+void TcpModule::wait_for_peer_process(Conn *c, int64_t now) {
+    c->deadline_ns = now + params_.connect_timeout * 1'000'000;
+    if (c->noted_wait || !c->ep) return;
+    c->noted_wait = true;
+    host_->log(self_, PLEXUS_LOG_DETAIL, "%s: still waiting for %s (more than btl_tcp_connect_timeout, %lld ms)",
+               describe(c->ep).c_str(), awaited(c->ep).c_str(), static_cast<long long>(params_.connect_timeout));
 }
 
 }  // namespace plexus::btl_tcp

@@ -37,7 +37,9 @@ struct Conn {
     ConnState state = ConnState::AwaitHello;
     Endpoint *ep = nullptr;  // Out: always; In: once established for a known peer (else parked)
     std::string where;       // "a.b.c.d:port" of the other end, for messages
+    int64_t started_ns = 0;  // when it was made (what a process away from MPI adds to deadline_ns)
     int64_t deadline_ns = 0; // of the handshake
+    bool noted_wait = false; // Out: said once that its peer's process has not answered yet
     Hello hello{};           // sent (Out) or received (In): both MACs cover it
     // The key this handshake proves between jobs (key_choice.h); null within the job: the job's.
     std::shared_ptr<const HandshakeKey> pair_key;
@@ -52,6 +54,11 @@ struct Conn {
     uint32_t events = 0;  // what epoll watches now
 
     bool handshaking() const { return state != ConnState::Established && state != ConnState::Dead; }
+    // Ours, through the peer's kernel (our hello is out): what is left needs its process to make an
+    // MPI call, which it does when it is done computing.
+    bool awaiting_peer_process() const {
+        return role == ConnRole::Out && (state == ConnState::AwaitChallenge || state == ConnState::AwaitVerdict);
+    }
 };
 
 struct OutMessage {
@@ -74,6 +81,7 @@ struct Endpoint {
     Conn *out = nullptr;   // our own attempt, until its verdict
     std::deque<OutMessage> queue;
     size_t queued_bytes = 0;
+    int64_t connect_since_ns = 0;     // the first message that waits for a connection
     int64_t connect_deadline_ns = 0;  // while messages wait for a connection
 
     bool peer_connects = false;   // it rejected ours for its own, which is on its way

@@ -316,6 +316,9 @@ int TcpModule::register_recv(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx) {
 
 size_t TcpModule::pending() const { return queued_msgs_; }
 
+// A failed or deleted peer's messages will never leave: nothing is waited for.
+size_t TcpModule::pending_to(const Endpoint *ep) const { return ep->failed || ep->deleted ? 0 : ep->queue.size(); }
+
 size_t TcpModule::established() const {
     size_t n = 0;
     for (const auto &c : conns_) n += c->state == ConnState::Established;

@@ -47,8 +47,10 @@ public:
     int send(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload, size_t plen);
     int send_pack(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, plexus_btl_pack_fn_t pack, void *ctx,
                   size_t offset, size_t plen);
-    // Messages accepted and not yet taken by their socket.
+    // Messages accepted and not yet taken by their socket: all peers' (pending), one peer's
+    // (pending_to, BTL 1.4: the PML completes a send once its peer's is 0).
     size_t pending() const;
+    size_t pending_to(const Endpoint *ep) const;
     // Accepts, handshakes, reads and writes whatever the sockets are ready for; never blocks.
     int progress();
 
@@ -74,7 +76,6 @@ private:
     void accept_all();
     void apply_connection_options(int fd, const std::string &where);
     void start_connect(Endpoint *ep);
-    int await_connection(Endpoint *ep);
     std::string awaited(const Endpoint *ep) const;
     void on_connected(Conn *c);
     void connect_failed(Conn *c, const std::string &why);
@@ -93,6 +94,8 @@ private:
     void expect_record(Conn *c, ConnState state, size_t bytes);
     bool send_record(Conn *c, const void *data, size_t len);
     void check_deadlines();
+    void extend_deadlines(int64_t now, int64_t gap);
+    void wait_for_peer_process(Conn *c, int64_t now);
     Conn *new_conn(Fd fd, ConnRole role, ConnState state, const std::string &where, int64_t timeout_ms);
     void kill(Conn *c);
     void watch(Conn *c, uint32_t events);
@@ -119,6 +122,7 @@ private:
     Fd epoll_;
     bool in_progress_ = false;
     uint64_t polls_ = 0;
+    int64_t last_deadline_check_ns_ = 0;
     sdk::BtlRecvTable recv_;
     size_t max_frame_ = 0;  // largest frame accepted from a peer
 

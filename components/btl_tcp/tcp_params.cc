@@ -41,21 +41,16 @@ int register_tcp_params(const plexus_host_api_t *host, const plexus_component_t 
                    "Default 4m.",
                    6),
         int_param("handshake_timeout", &p->handshake_timeout, "5000",
-                  "Milliseconds an incoming connection has to prove the job secret before it is "
-                  "closed and counted as refused. Default 5000.",
+                  "Milliseconds an incoming connection has to prove the job secret while this process "
+                  "makes MPI calls, before it is closed and counted as refused. Default 5000.",
                   5).range(1, 3'600'000),
         int_param("connect_timeout", &p->connect_timeout, "30000",
                   "Milliseconds to reach a peer (connect, handshake, or its own connection when both "
-                  "connect at once) before the job ends with an error naming it. Default 30000.",
+                  "connect at once) while this process makes MPI calls, before the job ends with an "
+                  "error naming it. A peer whose kernel took the connection but whose process has "
+                  "not answered yet (it computes outside MPI) is waited for without limit, as a busy "
+                  "receiver is over shared memory. Default 30000.",
                   5).range(1, 3'600'000),
-        bool_param("connect_in_send", &p->connect_in_send, "1",
-                   "Whether the first send to a peer completes the connection and its handshake "
-                   "before it returns (waiting at most btl_tcp_connect_timeout, while answering "
-                   "every other process's handshake), so that its message has left this process "
-                   "even if no MPI call follows (a process that sends, then blocks in a system "
-                   "call). 0: the message is queued and the connection made by later progress; a "
-                   "send then never waits for its peer, not even the first. Default 1.",
-                   5),
         int_param("keepalive_time", &p->keepalive_time, "10",
                   "Seconds a connection may be silent before TCP keepalive probes ask the peer's host "
                   "whether it is still there (a host that vanished without a reset: power, link, a "

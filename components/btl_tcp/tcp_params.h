@@ -27,13 +27,10 @@ struct TcpParams {
     uint64_t max_queued = 4 * 1024 * 1024;
     // Milliseconds: an incoming connection must prove the job secret within handshake_timeout;
     // reaching a peer (connect, handshake, or waiting for its own connection) within
-    // connect_timeout, or the job ends naming it.
+    // connect_timeout, or the job ends naming it. Neither counts time this process spent outside
+    // MPI, nor a peer process that has not answered yet although its kernel took our connection.
     int64_t handshake_timeout = 5000;
     int64_t connect_timeout = 30000;
-    // Whether the first send to a peer makes the connection and its handshake before it returns
-    // (within connect_timeout), so that its message has left this process even when the caller
-    // makes no MPI call next; 0: it queues the message, and progress makes the connection.
-    int connect_in_send = 1;
     // A peer whose host vanished without a reset: keepalive probes after keepalive_time s of
     // silence (0: none), every keepalive_interval s, keepalive_count unanswered ones end the
     // connection; user_timeout ms that sent data may stay unacknowledged (0: the keepalive's

@@ -1,8 +1,8 @@
 // The send side: a message goes straight into its socket when the connection is up and nothing
-// waits before it; the first one to a peer makes that connection first (tcp_connect.cc,
-// await_connection), or, with btl_tcp_connect_in_send 0, is queued while it is made. Whatever the
-// socket does not take is queued, up to btl_tcp_max_queued per peer, and written when the socket
-// can take more.
+// waits before it; the first one to a peer starts that connection and is queued while it is made
+// (a send never waits for the peer: pending_to tells the PML, which completes the send once its
+// bytes are out). Whatever the socket does not take is queued, up to btl_tcp_max_queued per peer,
+// and written when the socket can take more.
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -44,10 +44,12 @@ int TcpModule::admit(Endpoint *ep, size_t len) {
     if (len > params_.max_send_size) return PLEXUS_ERR_BAD_PARAM;
     if (!ep->queue.empty() && ep->queued_bytes + len > params_.max_queued) return PLEXUS_ERR_AGAIN;
     if (!ep->conn) {
-        if (!ep->connect_deadline_ns) ep->connect_deadline_ns = now_ns() + params_.connect_timeout * 1'000'000;
+        if (!ep->connect_deadline_ns) {
+            ep->connect_since_ns = now_ns();
+            ep->connect_deadline_ns = ep->connect_since_ns + params_.connect_timeout * 1'000'000;
+        }
         start_connect(ep);
         if (ep->failed) return PLEXUS_ERR_UNREACH;  // it cannot be proven (no secret shared with its job)
-        if (params_.connect_in_send) return await_connection(ep);
     }
     return PLEXUS_SUCCESS;
 }

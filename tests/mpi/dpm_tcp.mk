@@ -29,7 +29,8 @@ $(dpm_tcp_runs): $(top_srcdir)/tests/mpi/dpm_tcp.mk
 
 # A first message over btl_tcp that must leave its sender before the sender's next MPI call
 # (components/btl_tcp/README.md, "On first use"): sent, then the sender blocks in a FIFO; both
-# ranks sending first; a peer that never answers (tests/mpi/tcp_first_send.c). And the dpm3p
+# ranks sending first; a peer busy outside MPI longer than the connect timeout
+# (tests/mpi/tcp_first_send.c). And the dpm3p
 # programs over btl self,tcp (tests/dpm3p/run_tcp.sh: join, whose rank 0 sends a port number and
 # then blocks in accept(), and the programs whose jobs meet over tcp).
 check_PROGRAMS += tests/mpi/tcp_first_send
@@ -38,7 +39,7 @@ tests_mpi_tcp_first_send_CPPFLAGS = $(mpi_test_includes)
 tests_mpi_tcp_first_send_LDADD = $(mpi_test_libs)
 tests_mpi_tcp_first_send_LDFLAGS = $(mpi_test_link_flags)
 mpi_runs_extra += tests/mpi/tcp/tcp_first_send.sh tests/mpi/tcp/tcp_first_send_both.sh \
-	tests/mpi/tcp/tcp_first_send_silent.sh
+	tests/mpi/tcp/tcp_first_send_busy.sh
 TESTS += tests/dpm3p/run_tcp.sh
 EXTRA_DIST += tests/mpi/cases/tcp_first_send.case tests/mpi/cases/tcp_first_send_both.case \
-	tests/mpi/cases/tcp_first_send_silent.case tests/dpm3p/run_tcp.sh
+	tests/mpi/cases/tcp_first_send_busy.case tests/dpm3p/run_tcp.sh

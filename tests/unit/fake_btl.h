@@ -1,7 +1,8 @@
 // Two BTL modules wired to each other inside one process, so that two PML instances can talk
 // without shared memory or a launcher. Knobs inject what real transports do: refusing sends
 // (PLEXUS_ERR_AGAIN), delivering a fast channel's message before an older one, lacking or
-// failing single copy (get and put), and being a BTL 1.1 module without send_pack.
+// failing single copy (get and put), being a BTL 1.1 module without send_pack, and holding
+// accepted messages for the peer (pending_to, BTL 1.4: a TCP connection under way).
 #pragma once
 
 #include <array>
@@ -34,6 +35,7 @@ struct FakeBtl {
     bool newest_first = false;  // deliver the most recently queued message first
     int get_result = PLEXUS_SUCCESS;  // what get returns (PLEXUS_ERR_UNREACH: no single copy)
     int put_result = PLEXUS_SUCCESS;  // what put returns
+    size_t held = 0;            // what pending_to says this side still holds for its peer
     // Counters.
     int sends = 0, refused = 0, gets = 0, puts = 0;
     int packed_sends = 0;  // sends whose payload the caller packed (send_pack)
@@ -59,6 +61,7 @@ struct FakeBtl {
         module.put = put;
         module.pending = [](plexus_btl_module_t *m) { return self(m)->peer->inbox.size(); };
         module.send_pack = send_pack;
+        module.pending_to = [](plexus_btl_module_t *m, plexus_btl_endpoint_t *) { return self(m)->held; };
     }
 
     // A module built against BTL 1.1: its struct ends before send_pack. The member is set to a

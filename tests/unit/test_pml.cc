@@ -211,6 +211,41 @@ TEST_F(PmlPair, SynchronousSendCompletesOnlyAfterTheMatch) {
     }
 }
 
+// A BTL that still holds a send's bytes for its peer (btl_tcp while the connection is made; BTL
+// 1.4's pending_to): the send completes only once the BTL has let go of them, so that MPI_Send and
+// MPI_Wait return with the message out of the process. A 1.3 module has no pending_to: at once.
+TEST_F(PmlPair, ASendCompletesOnlyOnceItsBtlNoLongerHoldsItsBytes) {
+    for (size_t n : {8, 10000}) {  // eager; rendezvous (FIN after the receiver's get)
+        auto data = pattern(n, 5);
+        std::vector<uint8_t> got(n);
+        a.btl.held = 1;
+        Request sr = send_req(a, data.data(), n, 6);
+        ASSERT_EQ(a.pml->start_send(&sr), MPI_SUCCESS);
+        Request rr = recv_req(b, got.data(), n, 0, 6);
+        ASSERT_EQ(b.pml->start_recv(&rr), MPI_SUCCESS);
+        wait(rr);
+        EXPECT_EQ(got, data);
+        for (int i = 0; i < 100; ++i) engine->poll();
+        EXPECT_FALSE(sr.complete) << n << "-byte send completed while its BTL held bytes for the peer";
+        a.btl.held = 0;
+        wait(sr);
+        EXPECT_EQ(sr.status.bytes, n);
+    }
+    a.btl.held = 1;
+    a.btl.module.minor = 3;
+    auto data = pattern(8, 6);
+    Request sr = send_req(a, data.data(), 8, 7);
+    ASSERT_EQ(a.pml->start_send(&sr), MPI_SUCCESS);
+    EXPECT_TRUE(sr.complete) << "a BTL 1.3 module's eager send is complete once accepted";
+    a.btl.held = 0;
+    a.btl.module.minor = PLEXUS_BTL_MINOR;
+    std::vector<uint8_t> got(8);
+    Request rr = recv_req(b, got.data(), 8, 0, 7);
+    ASSERT_EQ(b.pml->start_recv(&rr), MPI_SUCCESS);
+    wait(rr);
+    EXPECT_EQ(got, data);
+}
+
 TEST_F(PmlPair, ProbeSeesSizeWithoutConsumingAndCancelOnlyUnmatched) {
     auto data = pattern(9000, 4);
     Request sr = send_req(a, data.data(), data.size(), 6);

@@ -146,7 +146,6 @@ protected:
         TcpParams params;
         params.connect_timeout = 400;
         params.handshake_timeout = 2000;
-        params.connect_in_send = 0;  // both progressed by this one thread
         p.module = std::make_unique<TcpModule>(&kHost, nullptr, params);
         plexus_reason_t why{};
         ASSERT_EQ(p.module->open(&why), PLEXUS_SUCCESS) << why.text;

@@ -18,9 +18,10 @@ extern "C" {
  * component built for minor m loads into any core whose minor is >= m.
  * 1.0: descriptor only. 1.1: the data path (this module struct). 1.2: send_pack, a send whose
  * payload the upper layer packs straight into the transport's own buffer. 1.3: rdma_limit, the
- * size above which fragments are faster again than get/put. */
+ * size above which fragments are faster again than get/put. 1.4: pending_to, what one peer's
+ * sends still wait for inside this process. */
 #define PLEXUS_BTL_MAJOR 1
-#define PLEXUS_BTL_MINOR 3
+#define PLEXUS_BTL_MINOR 4
 
 /* query() scope for btl: NULL (a BTL serves the whole process). The module it returns stays
  * valid until the component is closed. */
@@ -212,6 +213,17 @@ struct plexus_btl_module {
      * from a few MiB on), get/put pays only in a window of sizes. 0: no limit. The module may
      * change it (and rdma_threshold) at any time; the upper layer reads both per message. */
     size_t rdma_limit;
+
+    /* ---- 1.4 (see PLEXUS_BTL_HAS_PENDING_TO) ---- */
+
+    /* Messages to this peer that send/send_pack accepted but that have not yet left this process
+     * (queued while the connection to it is made, or behind a full socket). The upper layer
+     * completes a send only once it returns 0 for the peer, so that a message whose sender makes
+     * no further MPI call still reaches its receiver: MPI_Send returns, and MPI_Wait completes an
+     * MPI_Isend, once the bytes are out (as MPICH and Open MPI over TCP do), while the send call
+     * itself never waits for the peer. Called from the upper layer's progress, cheap. NULL: a
+     * message is out of this process when send returns (shared memory, an HCA's send queue). */
+    size_t (*pending_to)(plexus_btl_module_t *m, plexus_btl_endpoint_t *ep);
 };
 
 /* Whether module m (of any 1.x minor) offers send_pack: a 1.1 module's struct ends before it. */
@@ -225,6 +237,13 @@ struct plexus_btl_module {
     (((m)->minor >= 3 && (m)->struct_size >= offsetof(plexus_btl_module_t, rdma_limit) + sizeof(size_t)) \
          ? (m)->rdma_limit                                                                       \
          : (size_t)0)
+
+/* Whether module m (of any 1.x minor) may hold accepted messages for a peer: a module older than
+ * 1.4 never does (its struct ends before pending_to). */
+#define PLEXUS_BTL_HAS_PENDING_TO(m)                                                               \
+    ((m)->minor >= 4 &&                                                                            \
+     (m)->struct_size >= offsetof(plexus_btl_module_t, pending_to) + sizeof(void (*)(void)) &&    \
+     (m)->pending_to != NULL)
 
 /* Whether a payload of `bytes` goes by get/put on module m by m's own measure. */
 #define PLEXUS_BTL_RDMA_PAYS(m, bytes)                                                            \

@@ -199,7 +199,8 @@ void Pml::Impl::send_control(uint32_t proc, uint8_t tag, const void *hdr, size_t
 }
 
 int Pml::Impl::progress() {
-    if (controls.empty() && blocked_peers.empty() && streaming.empty() && getting.empty()) return 0;
+    if (controls.empty() && blocked_peers.empty() && streaming.empty() && getting.empty() && flushing.empty())
+        return 0;
     int events = 0;
     while (!controls.empty()) {
         Control &c = controls.front();
@@ -226,6 +227,17 @@ int Pml::Impl::progress() {
     for (Request *r = streaming.front(); r;) {
         Request *next = RequestList::next(r);
         if (stream_fragments(r)) ++events;
+        r = next;
+    }
+    for (Request *r = flushing.front(); r;) {
+        Request *next = RequestList::next(r);
+        if (flushed(r)) {
+            flushing.remove(r);
+            r->pml.queued = false;
+            r->pml.state = kSendNew;
+            if (!r->pml.cancel_asked) complete(r);  // else the receiver's answer completes it
+            ++events;
+        }
         r = next;
     }
     for (Request *r = getting.front(); r;) {

@@ -54,7 +54,7 @@ void Pml::Impl::cancel_send(Request *r, Request *follower) {
         }
         r->complete = false;
         break;
-    default:  // waiting for the synchronous ACK, or for a CTS / FIN
+    default:  // waiting for the synchronous ACK, for a CTS / FIN, or for its BTL to let go of it
         break;
     }
     r->pml.cancel_asked = true;
@@ -74,6 +74,10 @@ void Pml::Impl::withdraw_blocked(Request *r) {
 }
 
 void Pml::Impl::finish_cancelled(Request *r) {
+    if (r->pml.state == kSendFlushing) {  // withdrawn by the receiver before its BTL let go of it
+        flushing.remove(r);
+        r->pml.queued = false;
+    }
     release_registration(r);
     if (r->pml.staging) drop_staging(r);
     r->pml.cancel_asked = false;

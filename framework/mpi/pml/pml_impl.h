@@ -68,6 +68,7 @@ enum SendState : uint8_t {
     kSendWaitAck,   // synchronous eager: waiting for the match
     kSendWaitRndv,  // RTS sent: waiting for CTS or FIN
     kSendStreaming, // CTS received: fragments going out
+    kSendFlushing,  // all handed to the BTL, which still holds some for the peer (pending_to)
 };
 enum RecvState : uint8_t {
     kRecvPosted = 0,
@@ -88,6 +89,8 @@ struct Pml::Impl {
     void on_fin(uint64_t cookie);
     void on_ack(uint64_t cookie);
     void finish_streaming(Request *r);
+    void finish_send(Request *r);
+    bool flushed(const Request *r);
 
     // --- a receiver that stops draining fragments (pml_put_rest.cc) ---
     bool receiver_stalled(Request *r, const BmlPeer &bp) const;
@@ -143,6 +146,7 @@ struct Pml::Impl {
     std::vector<uint32_t> blocked_peers;  // peers with a non-empty blocked list
     RequestList streaming;              // sends pushing fragments after a CTS
     RequestList getting;                // receives whose get must be retried
+    RequestList flushing;               // sends done but for bytes their BTL still holds
     // Requests that complete with a cancelled send's answer (the user's handle of a buffered
     // send follows the internal send): (send, follower).
     std::vector<std::pair<Request *, Request *>> cancel_followers;

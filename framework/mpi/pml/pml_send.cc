@@ -17,16 +17,36 @@ wire::MatchHeader match_header(const Request *r) {
     return {r->comm->context_id, r->comm->rank, r->tag, r->pml.seq};
 }
 
-void finish_send(Request *r) {
+}  // namespace
+
+// A send is complete once its last bytes have left this process: a BTL that queues (btl_tcp while
+// it connects, or behind a full socket) says so by pending_to, and the send waits in the flushing
+// list, completed by progress. So MPI_Send returns, and MPI_Wait completes an MPI_Isend, only
+// when the message no longer needs this process to make another MPI call, as MPICH and Open MPI
+// do over TCP, while the send call itself never waits for the peer.
+void Pml::Impl::finish_send(Request *r) {
     if (r->pml.staging) drop_staging(r);
     r->status.error = MPI_SUCCESS;
     r->status.bytes = r->bytes;
+    if (!flushed(r)) {
+        r->pml.state = kSendFlushing;
+        flushing.push_back(r);
+        r->pml.queued = true;
+        return;
+    }
     r->pml.state = kSendNew;
     // A cancel under way: the receiver's answer completes it (pml_cancel.cc).
-    if (!r->pml.cancel_asked) Pml::Impl::complete(r);
+    if (!r->pml.cancel_asked) complete(r);
 }
 
-}  // namespace
+// Whether the BTL to r's peer holds nothing more for it (a BTL older than 1.4, or without
+// pending_to, never does).
+bool Pml::Impl::flushed(const Request *r) {
+    const PeerState &p = peers[r->pml.proc];
+    if (!p.bml) return true;  // the peer is gone (disconnected): nothing will leave any more
+    plexus_btl_module_t *btl = p.bml->send.btl;
+    return !PLEXUS_BTL_HAS_PENDING_TO(btl) || btl->pending_to(btl, p.bml->send.ep) == 0;
+}
 
 int Pml::Impl::start_send(Request *r) {
     r->complete = false;

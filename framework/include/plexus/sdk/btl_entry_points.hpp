@@ -7,8 +7,8 @@
 //   };
 //
 // and the module has add_procs, del_procs, register_recv, send, register_mem, deregister_mem,
-// rdma (get and put, with a bool write), taking the C arguments after m; pending and send_pack
-// (BTL 1.2) are installed when the module has them. Fast channels are installed by
+// rdma (get and put, with a bool write), taking the C arguments after m; pending, send_pack
+// (BTL 1.2) and pending_to (BTL 1.4) are installed when the module has them. Fast channels are installed by
 // install_fast_channels when the module has them. A component sets any entry point it forwards
 // differently after these.
 #pragma once
@@ -33,6 +33,14 @@ template <class Access>
 struct HasSendPack<Access, std::void_t<decltype(Access::module(nullptr)->send_pack(
                                Access::endpoint(nullptr), uint8_t{}, nullptr, size_t{}, plexus_btl_pack_fn_t{},
                                nullptr, size_t{}, size_t{}))>> : std::true_type {};
+#endif
+
+template <class Access, class = void>
+struct HasPendingTo : std::false_type {};
+#ifdef PLEXUS_BTL_HAS_PENDING_TO  // btl.h 1.4
+template <class Access>
+struct HasPendingTo<Access, std::void_t<decltype(Access::module(nullptr)->pending_to(Access::endpoint(nullptr)))>>
+    : std::true_type {};
 #endif
 
 template <class Access>
@@ -80,6 +88,11 @@ struct BtlEntryPoints {
     }
 #endif
     static size_t pending(plexus_btl_module_t *m) { return Access::module(m)->pending(); }
+#ifdef PLEXUS_BTL_HAS_PENDING_TO
+    static size_t pending_to(plexus_btl_module_t *m, plexus_btl_endpoint_t *ep) {
+        return ep ? Access::module(m)->pending_to(Access::endpoint(ep)) : 0;
+    }
+#endif
     static int fast_channel(plexus_btl_module_t *m, plexus_btl_endpoint_t *ep, plexus_btl_fast_op_t op) {
         if (!ep) return PLEXUS_ERR_BAD_PARAM;
         return Access::module(m)->fast_channel(Access::endpoint(ep), op);
@@ -108,6 +121,9 @@ void install_btl_entry_points(plexus_btl_module_t *m) {
     if constexpr (HasPending<Access>::value) m->pending = E::pending;
 #ifdef PLEXUS_BTL_HAS_SEND_PACK
     if constexpr (HasSendPack<Access>::value) m->send_pack = E::send_pack;
+#endif
+#ifdef PLEXUS_BTL_HAS_PENDING_TO
+    if constexpr (HasPendingTo<Access>::value) m->pending_to = E::pending_to;
 #endif
 }
 
