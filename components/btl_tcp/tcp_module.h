@@ -122,6 +122,7 @@ private:
     Fd epoll_;
     bool in_progress_ = false;
     uint64_t polls_ = 0;
+    int64_t last_idle_look_ns_ = 0;  // at the listening socket, while idle
     int64_t last_deadline_check_ns_ = 0;
     sdk::BtlRecvTable recv_;
     size_t max_frame_ = 0;  // largest frame accepted from a peer
