@@ -234,8 +234,7 @@ int Pml::Impl::progress() {
         if (flushed(r)) {
             flushing.remove(r);
             r->pml.queued = false;
-            r->pml.state = kSendNew;
-            if (!r->pml.cancel_asked) complete(r);  // else the receiver's answer completes it
+            retire_send(r);
             ++events;
         }
         r = next;

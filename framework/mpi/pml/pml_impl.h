@@ -90,6 +90,7 @@ struct Pml::Impl {
     void on_ack(uint64_t cookie);
     void finish_streaming(Request *r);
     void finish_send(Request *r);
+    void retire_send(Request *r);
     bool flushed(const Request *r);
 
     // --- a receiver that stops draining fragments (pml_put_rest.cc) ---

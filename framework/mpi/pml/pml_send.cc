@@ -34,8 +34,13 @@ void Pml::Impl::finish_send(Request *r) {
         r->pml.queued = true;
         return;
     }
+    retire_send(r);
+}
+
+// The send's bytes are out: it completes, unless a cancel is under way (then the receiver's
+// answer completes it, pml_cancel.cc).
+void Pml::Impl::retire_send(Request *r) {
     r->pml.state = kSendNew;
-    // A cancel under way: the receiver's answer completes it (pml_cancel.cc).
     if (!r->pml.cancel_asked) complete(r);
 }
 
