@@ -137,9 +137,8 @@ int Window::send_control(int target, MsgKind kind, uint32_t count, uint8_t lock_
     return send_message(p, control_);
 }
 
-int Window::progress() {
-    if (in_progress_ || peers_.empty()) return 0;
-    in_progress_ = true;
+// Messages a message to this process produced (a get's reply) join the queue and go too.
+int Window::drain_loopback() {
     int work = 0;
     while (!loopback_.empty()) {
         auto m = std::move(loopback_.front());
@@ -149,6 +148,13 @@ int Window::progress() {
             receive(m.first, h, m.second.data() + kMsgHeaderBytes, m.second.size() - kMsgHeaderBytes);
         ++work;
     }
+    return work;
+}
+
+int Window::progress() {
+    if (in_progress_ || peers_.empty()) return 0;
+    in_progress_ = true;
+    int work = drain_loopback();
     for (Peer &p : peers_) {
         if (!p.deferred.empty() || !p.deferred_rma.empty()) {
             drain_deferred(p);

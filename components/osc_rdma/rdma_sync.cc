@@ -114,20 +114,25 @@ int Window::close_epoch(Peer &p, uint8_t flag) {
 // last records riding along), where the collective costs several. Put/get of the next epoch
 // need the peer to have applied our records of this one: the first one asks it (kFenceQuery)
 // and waits; epochs that send it no records, or do no put/get, never ask.
+// This process's own records go round the loopback queue (its count needs no message) and are
+// applied before the peer hears our fence end: the peer's get or single copy of the next epoch
+// may read what we put into our own window without asking us first.
 int Window::fence_direct(int assert_bits) {
     for (Peer &p : peers_)
         if (int rc = complete_rma(p); rc != PLEXUS_OSC_SUCCESS) return rc;
     const int parity = int(fence_epoch_ & 1u);
-    for (Peer &p : peers_) {
-        if (p.rank != rank_) {
-            if (int rc = close_epoch(p, kFlagFenceEnd); rc != PLEXUS_OSC_SUCCESS) return rc;
-            continue;
-        }
-        // This process's own records go round the loopback queue: its count needs no message.
-        if (int rc = p.outbox->flush(); rc != PLEXUS_OSC_SUCCESS) return rc;
-        received_.expect_fence(parity, sent_.take(rank_));
-        ++fence_ends_[parity];
+    Peer &self = peers_[size_t(rank_)];
+    if (int rc = self.outbox->flush(); rc != PLEXUS_OSC_SUCCESS) return rc;
+    received_.expect_fence(parity, sent_.take(rank_));
+    ++fence_ends_[parity];
+    if (!in_progress_) {
+        in_progress_ = true;
+        drain_loopback();
+        in_progress_ = false;
     }
+    for (Peer &p : peers_)
+        if (p.rank != rank_)
+            if (int rc = close_epoch(p, kFlagFenceEnd); rc != PLEXUS_OSC_SUCCESS) return rc;
     RDMA_WAIT(fence_ends_[parity] >= uint32_t(size_) && received_.fence_done(parity) && gets_.empty());
     fence_ends_[parity] -= uint32_t(size_);
     received_.end_fence(parity);

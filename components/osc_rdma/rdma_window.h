@@ -168,6 +168,7 @@ public:
     void receive(int src, const MsgHeader &h, const uint8_t *body, size_t len);
     // The progress callback: deferred sends, operations a grant released, loopback messages.
     int progress();
+    int drain_loopback();
 
     // For tests: which protocol an operation to target would take.
     Protocol protocol_for(int target, const OpShape &op) const;

@@ -86,6 +86,11 @@ struct Proc {
     int attempts = 0;
     uint64_t refused = 0;
     std::chrono::steady_clock::time_point refuse_until{};  // every send refused until then
+    // A send sleeps after it until then: a process descheduled right after a message left.
+    std::chrono::steady_clock::time_point stall_until{};
+    void run_progress() {
+        for (auto &f : std::vector<std::pair<plexus_progress_fn_t, void *>>(progress_fns)) f.first(f.second);
+    }
     bool refuse_now() {
         if (std::chrono::steady_clock::now() < refuse_until) {
             ++refused;
@@ -152,7 +157,7 @@ inline std::vector<std::vector<uint8_t>> World::exchange(const void *mine, size_
     while (generation == gen) {  // a process in a collective still answers its peers
         lock.unlock();
         tl_me->poll();
-        for (auto &f : tl_me->progress_fns) f.first(f.second);
+        tl_me->run_progress();
         lock.lock();
         cv.wait_for(lock, std::chrono::microseconds(200));
     }
@@ -170,9 +175,12 @@ inline int btl_send(plexus_btl_module_t *, plexus_btl_endpoint_t *ep, uint8_t, c
     std::vector<uint8_t> msg(static_cast<const uint8_t *>(hdr), static_cast<const uint8_t *>(hdr) + hdr_len);
     if (len) msg.insert(msg.end(), static_cast<const uint8_t *>(payload), static_cast<const uint8_t *>(payload) + len);
     EXPECT_LE(msg.size(), tl_me->btl.max_send_size);
-    std::lock_guard<std::mutex> lock(dst->inbox_mutex);
-    dst->inbox.emplace_back(tl_me->rank, std::move(msg));
+    {
+        std::lock_guard<std::mutex> lock(dst->inbox_mutex);
+        dst->inbox.emplace_back(tl_me->rank, std::move(msg));
+    }
     ++tl_me->sends;
+    std::this_thread::sleep_until(tl_me->stall_until);
     return PLEXUS_SUCCESS;
 }
 
@@ -315,7 +323,7 @@ inline void set_error(plexus_osc_win_t *, const char *fmt, ...) {
 inline int progress_wait(plexus_done_fn_t done, void *ctx, int) {
     while (!done(ctx)) {
         tl_me->poll();
-        for (auto &f : std::vector<std::pair<plexus_progress_fn_t, void *>>(tl_me->progress_fns)) f.first(f.second);
+        tl_me->run_progress();
         std::this_thread::yield();
     }
     return PLEXUS_SUCCESS;

@@ -540,6 +540,37 @@ TEST(OscRdmaWindow, TwoProcessFenceRmaWaitsForThePeersRecords) {
     });
 }
 
+// A fence of two tells the peer nothing about this process's own records: the put a process made
+// into its own window (a message round its loopback queue) must be in its memory before the peer
+// leaves the fence, or the peer's get of the next epoch, by rma without asking, reads the old
+// bytes. Rank 1's progress is held up 100 ms as a descheduled process's would be.
+TEST(OscRdmaWindow, APeersGetAfterAFenceOfTwoSeesWhatTheTargetPutIntoItsOwnWindow) {
+    World w(2, kAll, 4096);
+    w.run([&](Proc &p) {
+        std::vector<int32_t> mem(16, 0), mine(16), got(16, -1);
+        std::iota(mine.begin(), mine.end(), 100);
+        Win win(p, mem.data(), mem.size() * 4, 4, config(Setting::kAuto));
+        plexus_osc_module_t *m = win.mod;
+        ASSERT_EQ(m->fence(m, 0), 0);
+        if (p.rank == 1) {  // 64 bytes into its own window: buffered, round the loopback
+            ASSERT_EQ(m->put(m, mine.data(), 16, h(kInt), 1, 0, 16, h(kInt)), 0);
+            p.stall_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+        }
+        ASSERT_EQ(m->fence(m, 0), 0);
+        if (p.rank == 0) {
+            ASSERT_EQ(m->get(m, got.data(), 16, h(kInt), 1, 0, 16, h(kInt)), 0);
+        }
+        ASSERT_EQ(m->fence(m, 0), 0);
+        if (p.rank == 0) {
+            EXPECT_EQ(got, mine);
+            EXPECT_EQ(p.gets, 1u);  // by rma: the target was not asked
+        }
+        if (p.rank == 1) {
+            EXPECT_EQ(mem, mine);
+        }
+    });
+}
+
 // MPI_MODE_NOCHECK on lock: the origin sends at once, the target grants nothing (its only message
 // is the release), and the data arrive.
 TEST(OscRdmaWindow, LockWithNoCheckNeedsNoGrant) {

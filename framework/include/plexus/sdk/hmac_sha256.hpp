@@ -33,8 +33,11 @@
 
 namespace plexus::sdk {
 
-// Zeroes secrets in a way the compiler may not drop (what OPENSSL_cleanse does).
-inline void secure_zero(void *p, size_t len) { explicit_bzero(p, len); }
+// Zeroes secrets in a way the compiler may not drop (what OPENSSL_cleanse does). An empty
+// container's data() may be null, which explicit_bzero may not be given even for no bytes.
+inline void secure_zero(void *p, size_t len) {
+    if (len > 0) explicit_bzero(p, len);
+}
 
 // libcrypto's SHA-256 block functions, resolved once per process (per plugin) at the first use.
 class LibcryptoSha256 {
