@@ -1,8 +1,9 @@
 // The descriptor check: a valid descriptor passes, and each defect on its own is reported with its
 // own cause; the deliberately broken test components are caught once loaded.
+#include <gmock/gmock.h>
+
 #include <string>
 
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <plexus/btl.h>

@@ -1,9 +1,10 @@
 // The 1.1 interfaces of osc, dpm and reconf, through the core with the good test components: the
 // module each query() returns is the framework's struct at the framework's version, and behaves
 // as the header says (osc: per window, destroyed by the caller; dpm and reconf: process-wide).
+#include <gtest/gtest.h>
+
 #include <cstddef>
 
-#include <gtest/gtest.h>
 
 #include <plexus/dpm.h>
 #include <plexus/osc.h>

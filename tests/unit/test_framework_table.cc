@@ -1,10 +1,11 @@
 // The framework table is the one list of frameworks: what the descriptor check accepts, what the
 // repository parses from file names, what plexus_info lists and what a misspelt name is told all
 // come from it.
+#include <gmock/gmock.h>
+
 #include <string>
 #include <vector>
 
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <plexus/btl.h>

@@ -1,5 +1,7 @@
 // Loader backends: every backend loads good components strictly and locally, and reports each kind
 // of bad file in the dynamic linker's own words. Each test runs once per backend of this build.
+#include <gmock/gmock.h>
+
 #include <dlfcn.h>
 #include <stdlib.h>
 
@@ -8,7 +10,6 @@
 #include <fstream>
 #include <string>
 
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <plexus/component.h>

@@ -2,6 +2,8 @@
 // message wherever it is at the receiver (unexpected, held for its turn, not arrived yet), a
 // matched message stays matched, a send that never left is withdrawn by the sender alone, and
 // the messages around a cancelled one arrive intact and in order.
+#include <gtest/gtest.h>
+
 #include "pml_pair.h"
 
 namespace plexus::test {

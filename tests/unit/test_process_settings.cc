@@ -1,11 +1,12 @@
 // The process's parameter files and environment are read once: the runtime (which starts before
 // the MCA core in MPI_Init) and the core see the same settings even when a file changes between
 // the two, and a line that does not parse is reported from the one reading.
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
-#include <gtest/gtest.h>
 
 #include "base/output.h"
 #include "base/process_settings.h"

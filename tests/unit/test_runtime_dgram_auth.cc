@@ -2,8 +2,9 @@
 // another job's key or another label (foreign), replays and duplicates, stale epochs; each is
 // dropped, counted by its reason, and never delivered. An endpoint opened only for its address
 // (dpm_ud's usable check, in every process) loads no libcrypto; the first datagram does.
-#include <dlfcn.h>
 #include <gmock/gmock.h>
+
+#include <dlfcn.h>
 
 #include "dgram_test_support.h"
 

@@ -1,9 +1,10 @@
 // Unit tests of fragmentation and reassembly: messages above the MTU arrive byte for byte
 // whatever the order of their fragments; incomplete ones expire; reassembly memory is bounded.
+#include <gmock/gmock.h>
+
 #include <algorithm>
 #include <thread>
 
-#include <gmock/gmock.h>
 
 #include "dgram_test_support.h"
 

@@ -1,9 +1,10 @@
 // Fuzzing the datagram facility's receive path: random bytes, truncated datagrams, header
 // fields out of range and random header corruption never crash, are never delivered, and are
 // each counted once; the endpoint keeps working afterwards.
+#include <gmock/gmock.h>
+
 #include <random>
 
-#include <gmock/gmock.h>
 
 #include "dgram_test_support.h"
 

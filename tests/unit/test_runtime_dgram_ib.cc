@@ -1,8 +1,9 @@
 // Unit tests of the InfiniBand UD transport where it can be judged: without an HCA (or without
 // libibverbs) opening it declines with a reason a user can act on, and "any" falls back to UDP.
+#include <gmock/gmock.h>
+
 #include <sys/stat.h>
 
-#include <gmock/gmock.h>
 
 #include "dgram_test_support.h"
 #include "plexus_config.h"

@@ -1,12 +1,13 @@
 // Unit tests of the datagram facility's multicast over loopback: group addresses derived from a
 // name, several receivers (threads and a forked process) getting every message, leaving, and
 // the sender's own copy dropped.
+#include <gmock/gmock.h>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <thread>
 
-#include <gmock/gmock.h>
 
 #include "dgram_test_support.h"
 

@@ -3,9 +3,10 @@
 // valid data and ack headers with random bytes changed, and acks aimed at a message in flight
 // with random bases and bitmaps. Thousands of cases never crash (run under ASan in CI), the
 // malformed are counted, and both layers work afterwards.
+#include <gmock/gmock.h>
+
 #include <random>
 
-#include <gmock/gmock.h>
 
 #include "dgram_reliable_support.h"
 #include "runtime/dgram/reliable_wire.h"

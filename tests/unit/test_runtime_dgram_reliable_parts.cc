@@ -2,9 +2,10 @@
 // checks, the sender's window, timer back-off and selective retransmission, the receiver's
 // reassembly, duplicate suppression and acknowledgement bitmaps; its parameters. Time is passed
 // in, so nothing here waits.
+#include <gmock/gmock.h>
+
 #include <numeric>
 
-#include <gmock/gmock.h>
 
 #include "base/param_registry.h"
 #include "base/param_sources.h"

@@ -1,10 +1,11 @@
 // Unit tests of the datagram facility's unicast path through its C table: round trips, the
 // reply address, polling, waiting, handlers, limits, and what bad arguments are told.
+#include <gmock/gmock.h>
+
 #include <poll.h>
 
 #include <chrono>
 
-#include <gmock/gmock.h>
 
 #include "dgram_test_support.h"
 #include "mca/host_api.h"

@@ -3,6 +3,8 @@
 // core's real registry, the descriptor glue producing what the core's descriptor check accepts,
 // the BTL parameters the core registers read back by btl_limits, the RAII helpers, and libraries
 // opened at their first use.
+#include <gtest/gtest.h>
+
 #include <cstdarg>
 #include <cstddef>
 #include <cstdio>
@@ -14,7 +16,6 @@
 
 #include <unistd.h>
 
-#include <gtest/gtest.h>
 
 #include <plexus/btl.h>
 #include <plexus/coll.h>

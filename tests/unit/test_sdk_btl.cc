@@ -2,13 +2,14 @@
 // channel (plexus/sdk/btl_fast_channel.hpp: every operation from every state, a grant, the
 // reported state and the counts), the module handle, the receive-callback table
 // (plexus/sdk/btl_module.hpp) and the parameter checks (plexus/sdk/btl_limits.hpp).
+#include <gtest/gtest.h>
+
 #include <cstdarg>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
 
 #include <plexus/btl.h>
 #include <plexus/sdk/btl_fast_channel.hpp>

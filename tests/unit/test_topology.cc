@@ -1,8 +1,9 @@
 // Unit tests of runtime::Topology: exact answers on synthetic and XML machines (hwloc 2.9
 // syntax), the failures it must report, and sanity on the machine the tests run on.
+#include <gtest/gtest.h>
+
 #include "runtime/topology.h"
 
-#include <gtest/gtest.h>
 #include <sched.h>
 
 #include <sys/mman.h>

@@ -4,6 +4,8 @@
 // messages both ways; a hello from a job this process shares no secret with, and one naming the
 // key of another job, are refused, counted and named; the connector with no secret fails at once,
 // naming the job; a core before host API 1.6 is declined with a message.
+#include <gtest/gtest.h>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>

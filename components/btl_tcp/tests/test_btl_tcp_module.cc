@@ -6,6 +6,8 @@
 // parameters; the first send to a peer completing the connection before it returns (the peer
 // progressed on a thread of its own), both sides and a cycle of ranks sending first, a first send
 // inside a receive callback, a peer that never answers.
+#include <gtest/gtest.h>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>

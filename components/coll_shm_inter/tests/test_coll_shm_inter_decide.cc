@@ -2,9 +2,10 @@
 // handed over (declined) to the next component: at the edges of every band, for the defaults the
 // README's decision table documents and for tables that move the edges, force every size or
 // switch single copy off.
+#include <gtest/gtest.h>
+
 #include <cstddef>
 
-#include <gtest/gtest.h>
 
 #include "components/coll_shm_inter/shm_decide.h"
 

@@ -4,12 +4,13 @@
 // reductions kept in rank order with a non-commutative operation, gathers, scatters, and the
 // single-copy Bcast protocol, the union of two groups (exchanges, and the rooted calls with
 // processes that only pass), at 1-8 processes with small chunks so that every path pipelines.
+#include <gtest/gtest.h>
+
 #include <sys/mman.h>
 
 #include <cstring>
 #include <vector>
 
-#include <gtest/gtest.h>
 
 #include <plexus/sdk/shared_word.hpp>
 

@@ -3,12 +3,13 @@
 // asleep), and the real futex between forked processes: a writer's publish wakes a process asleep
 // on the flag, and barriers whose every wait sleeps never lose a wake-up (a lost one would sleep
 // for ten minutes, and the 60 s alarm fails the test).
+#include <gtest/gtest.h>
+
 #include <sched.h>
 
 #include <cstdint>
 #include <vector>
 
-#include <gtest/gtest.h>
 
 #include <plexus/sdk/shared_word.hpp>
 

@@ -6,6 +6,8 @@
 // allgathers and scatters; mixed back to back with the slot paths (the phases stay in step);
 // buffers never touched past their ends, and a buffer's owner never leaving while it is used;
 // the relayed Bcast of an inter-communicator, reading a process outside the group.
+#include <gtest/gtest.h>
+
 #include <sys/prctl.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -14,7 +16,6 @@
 #include <cstring>
 #include <vector>
 
-#include <gtest/gtest.h>
 
 #include <plexus/sdk/shared_word.hpp>
 

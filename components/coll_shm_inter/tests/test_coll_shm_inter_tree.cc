@@ -1,9 +1,10 @@
 // The node group's tree and order (shm_tree.h) over fake topologies of 1-16 processes, and the
 // node groups made from the setup's records (shm_setup.h).
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <vector>
 
-#include <gtest/gtest.h>
 #include <plexus/topology.h>
 
 #include "components/coll_shm_inter/shm_setup.h"

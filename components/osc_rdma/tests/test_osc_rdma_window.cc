@@ -3,6 +3,8 @@
 // ends, PSCW with a subset of the group, a counter under exclusive locks, a rank locking its own
 // window, and the errors: out-of-window (MPI_ERR_DISP) and operations outside an epoch
 // (MPI_ERR_RMA_SYNC), each with its message.
+#include <gtest/gtest.h>
+
 #include "osc_rdma_fake.h"
 
 #include <numeric>
