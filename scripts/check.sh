@@ -88,10 +88,13 @@ count_installcheck() {
 # under the sanitizers) and the coll_shm_inter variants that run the collective suites again over
 # other placements (more ranks, fake nodes, single copy for every size, the pair and union paths:
 # a third of the sanitizer suite's time; coll_shm_intra/inter, their forced, copy and two-level
-# inter runs and the engine's unit tests stay under the sanitizers). Every test runs once: 40
-# minutes is the budget for all of it.
+# inter runs and the engine's unit tests stay under the sanitizers), coll_intra on a node that is
+# not oversubscribed (the same calls, auto choosing otherwise) and the datagram loss rates below
+# 50 % (the paths dpm-ud-loss50 runs, less often). Every test runs once: 40 minutes is the
+# budget for all of it.
 unsanitized='^tests/(build|launcher|slurm|multinode|dpm3p)/|^tests/mpi/(no-fastbox|self-sm|no-single-copy|cma-always|tcp)/|/dpm_(spawn|tcp)_loop\.sh$'
 unsanitized+='|^tests/mpi/default/coll_shm_(intra_(nodes|forced_3|2|copy_nodes)|inter_(root_copy|copy|pair|copy_nodes|union|forced_3))\.sh$'
+unsanitized+='|^tests/mpi/default/coll_intra_not_oversubscribed\.sh$|^tests/mpi/(dpm-ud-loss(10|30)|dpm-rc-loss30)/'
 split_suite() {  # split_suite BUILDDIR sanitized|unsanitized
   local sel=-vE
   [ "$2" = unsanitized ] && sel=-E
