@@ -168,13 +168,14 @@ public:
     void receive(int src, const MsgHeader &h, const uint8_t *body, size_t len);
     // The progress callback: deferred sends, operations a grant released, loopback messages.
     int progress();
-    int drain_loopback();
 
     // For tests: which protocol an operation to target would take.
     Protocol protocol_for(int target, const OpShape &op) const;
     const MemoryTable *memory() const { return table_.get(); }
 
 private:
+    // Applies the messages to this process (from progress, and a fence of two before its message).
+    int drain_loopback();
     // origin (rdma_origin.cc)
     int start_op(const char *call, PendingOp op, int target);
     int put_small(Peer &p, const void *origin, plexus_coll_dtype_t *otype, ptrdiff_t disp, int tcount,
