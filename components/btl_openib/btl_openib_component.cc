@@ -26,6 +26,7 @@ struct Access {
     static Endpoint *endpoint(plexus_btl_endpoint_t *ep) { return reinterpret_cast<Endpoint *>(ep); }
 };
 static_assert(plexus::sdk::HasSendPack<Access>::value, "OpenibModule::send_pack does not match btl.h's send_pack");
+static_assert(plexus::sdk::HasHoldsProc<Access>::value, "OpenibModule::holds_proc does not match btl.h's holds_proc");
 
 void install_entry_points(plexus_btl_module_t *m) {
     plexus::sdk::install_btl_entry_points<Access>(m);

@@ -62,6 +62,8 @@ public:
 
     int add_procs(size_t n, const plexus_btl_proc_t *procs, plexus_btl_endpoint_t **eps);
     int del_procs(size_t n, plexus_btl_endpoint_t *const *eps);
+    // BTL 1.5: this process is never deleted while MPI runs.
+    bool holds_proc(uint32_t) const { return false; }
     int register_recv(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx);
     int send(plexus_btl_endpoint_t *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload, size_t plen);
     // send_pack (BTL 1.2): the payload is packed by the caller straight into the queued buffer.

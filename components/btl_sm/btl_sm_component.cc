@@ -29,6 +29,7 @@ struct Access {
 // BTL 1.2: the SDK installs send_pack only when the module's matches; a typo must not silently
 // cost typed messages their per-fragment packing.
 static_assert(plexus::sdk::HasSendPack<Access>::value, "SmModule::send_pack does not match btl.h's send_pack");
+static_assert(plexus::sdk::HasHoldsProc<Access>::value, "SmModule::holds_proc does not match btl.h's holds_proc");
 
 
 // Everything send accepted is already in the receiver's segment, which outlives this process;

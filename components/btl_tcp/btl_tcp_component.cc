@@ -26,6 +26,7 @@ struct Access {
     static Endpoint *endpoint(plexus_btl_endpoint_t *ep) { return reinterpret_cast<Endpoint *>(ep); }
 };
 static_assert(plexus::sdk::HasSendPack<Access>::value, "TcpModule::send_pack does not match btl.h's send_pack");
+static_assert(plexus::sdk::HasHoldsProc<Access>::value, "TcpModule::holds_proc does not match btl.h's holds_proc");
 
 // Only the send side: get, put and memory registration stay NULL (no CAP_GET/CAP_PUT).
 void install_entry_points(plexus_btl_module_t *m) {
@@ -37,6 +38,7 @@ void install_entry_points(plexus_btl_module_t *m) {
     m->send_pack = E::send_pack;
     m->pending = E::pending;
     m->pending_to = E::pending_to;
+    m->holds_proc = E::holds_proc;
 }
 
 struct Tcp {

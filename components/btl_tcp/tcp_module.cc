@@ -319,6 +319,11 @@ size_t TcpModule::pending() const { return queued_msgs_; }
 // A failed or deleted peer's messages will never leave: nothing is waited for.
 size_t TcpModule::pending_to(const Endpoint *ep) const { return ep->failed || ep->deleted ? 0 : ep->queue.size(); }
 
+bool TcpModule::holds_proc(uint32_t id) const {
+    return std::any_of(endpoints_.begin(), endpoints_.end(),
+                       [id](const std::unique_ptr<Endpoint> &ep) { return ep->deleted && ep->upper_id == id; });
+}
+
 size_t TcpModule::established() const {
     size_t n = 0;
     for (const auto &c : conns_) n += c->state == ConnState::Established;

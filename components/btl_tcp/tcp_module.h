@@ -43,6 +43,9 @@ public:
 
     int add_procs(size_t n, const plexus_btl_proc_t *procs, plexus_btl_endpoint_t **eps);
     int del_procs(size_t n, plexus_btl_endpoint_t *const *eps);
+    // BTL 1.5: while a deleted endpoint lives (a connection still names it, free_deleted), its
+    // late messages are delivered under its id.
+    bool holds_proc(uint32_t id) const;
     int register_recv(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx);
     int send(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, const void *payload, size_t plen);
     int send_pack(Endpoint *ep, uint8_t tag, const void *hdr, size_t hlen, plexus_btl_pack_fn_t pack, void *ctx,

@@ -345,9 +345,9 @@ static struct usage usage_of(pid_t pid)
  * arenas) and nothing may grow any more; how much resident memory may still move, once (pages the
  * allocator keeps or returns at its own pace); and what each spawned job still leaves behind, per
  * cycle (docs/dynamic-processes.md, "The other job's record in libpmix"; heaptrack, 160 against
- * 60 cycles): libpmix's pmix_namespace_t, 1,808 bytes, which no client call removes, and about
- * 400 bytes of the core's tables indexed by process id (the process table, the BML's and the PML's
- * per-peer entries: ids are never reused), which grow by doubling. The BTLs' endpoints and the
+ * 60 cycles): libpmix's pmix_namespace_t, 1,808 bytes, which no client call removes (the core's
+ * tables indexed by process id grew by about 400 bytes a cycle too until the ids of children that
+ * left were given to the next ones; dpm_spawn_reuse.case checks that they are). The BTLs' endpoints and the
  * card cache's copies of a departed child are freed at its disconnect (they were 2.4 KB a cycle,
  * 6.0-6.8 KiB a cycle in all, which this fails: 1,080 KiB and more over 180 cycles); the 52 KB per
  * spawned job libpmix kept before MPI_Comm_disconnect released it would fail it twenty times over.

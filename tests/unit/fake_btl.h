@@ -2,9 +2,11 @@
 // without shared memory or a launcher. Knobs inject what real transports do: refusing sends
 // (PLEXUS_ERR_AGAIN), delivering a fast channel's message before an older one, lacking or
 // failing single copy (get and put), being a BTL 1.1 module without send_pack, and holding
-// accepted messages for the peer (pending_to, BTL 1.4: a TCP connection under way).
+// accepted messages for the peer (pending_to, BTL 1.4: a TCP connection under way), and still
+// delivering under a deleted peer's id (holds_proc, BTL 1.5).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstring>
@@ -36,6 +38,7 @@ struct FakeBtl {
     int get_result = PLEXUS_SUCCESS;  // what get returns (PLEXUS_ERR_UNREACH: no single copy)
     int put_result = PLEXUS_SUCCESS;  // what put returns
     size_t held = 0;            // what pending_to says this side still holds for its peer
+    std::vector<uint32_t> holding;  // ids holds_proc (BTL 1.5) says may still come up
     // Counters.
     int sends = 0, refused = 0, gets = 0, puts = 0;
     int packed_sends = 0;  // sends whose payload the caller packed (send_pack)
@@ -62,6 +65,10 @@ struct FakeBtl {
         module.pending = [](plexus_btl_module_t *m) { return self(m)->peer->inbox.size(); };
         module.send_pack = send_pack;
         module.pending_to = [](plexus_btl_module_t *m, plexus_btl_endpoint_t *) { return self(m)->held; };
+        module.holds_proc = [](plexus_btl_module_t *m, uint32_t id) {
+            const auto &h = self(m)->holding;
+            return std::find(h.begin(), h.end(), id) != h.end() ? 1 : 0;
+        };
     }
 
     // A module built against BTL 1.1: its struct ends before send_pack. The member is set to a

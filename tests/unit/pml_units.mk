@@ -3,6 +3,8 @@ if HAVE_GTEST
 pml_unit_tests = tests/unit/test_pml tests/unit/test_pml_typed tests/unit/test_pml_cancel
 check_PROGRAMS += $(pml_unit_tests)
 TESTS += $(pml_unit_tests)
+# the process table (ids given again once nothing holds them) is the BML's input: one program
+tests_unit_test_pml_SOURCES = tests/unit/test_pml.cc tests/unit/test_proc_table.cc
 tests_unit_test_pml_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CPPFLAGS)
 tests_unit_test_pml_LDADD = framework/mpi/libmpi.la $(LDADD)
 # derived datatypes through send_pack and per-fragment unpacking (BTL 1.2), and a 1.1 module

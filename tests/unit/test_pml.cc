@@ -279,6 +279,22 @@ TEST_F(PmlPair, ProbeSeesSizeWithoutConsumingAndCancelOnlyUnmatched) {
     EXPECT_EQ(got, data);
 }
 
+// b's process left (disconnect) and a newcomer, with a PML of its own, was given its id: a must
+// number its messages to it from 0 again, or they wait at b for ever behind the old sequence.
+TEST_F(PmlPair, ANewcomerUnderTheIdOfAProcessThatLeftGetsItsMessages) {
+    for (size_t n : {8, 100, 3000}) transfer(n, true);
+    a.pml->bml().del_procs({1});
+    a.pml->forget_peer(1);
+    b.pml.reset();
+    auto bml = std::make_unique<Bml>(std::vector<plexus_btl_module_t *>{&b.btl.module}, b.procs);
+    ASSERT_TRUE(bml->add_procs(0, 1).is_ok());
+    b.pml = Pml::create(std::move(bml), *engine, b.procs);
+    b.pml->add_comm(&b.comm);
+    transfer(8, true);
+    transfer(8, false);
+    transfer(3000, false);
+}
+
 TEST_F(PmlPair, MessagesForACommunicatorNotYetCreatedWaitForIt) {
     Comm later_a, later_b;
     for (auto *c : {&later_a, &later_b}) {
@@ -316,6 +332,27 @@ TEST(Bml, APeerNoBtlReachesIsNamedWithTheSelectedBtls) {
     ASSERT_FALSE(s.is_ok());
     EXPECT_NE(s.message.find("process 1 of job job-x"), std::string::npos) << s.message;
     EXPECT_NE(s.message.find("fake"), std::string::npos) << s.message;
+}
+
+TEST(Bml, AnIdIsHeldWhileItHasPathsOrSomeModuleMayStillDeliverUnderIt) {
+    FakeBtl btl;
+    ProcTable procs;
+    runtime::JobInfo job;
+    job.size = 2;
+    job.nspace = "job-x";
+    procs.init_world(job);
+    Bml bml({&btl.module}, procs);
+    ASSERT_TRUE(bml.add_procs(1, 2).is_ok());
+    EXPECT_TRUE(bml.holds(1)) << "it has paths";
+    bml.del_procs({1});
+    EXPECT_FALSE(bml.holds(1));
+    btl.holding = {1};
+    EXPECT_TRUE(bml.holds(1)) << "the module may still deliver a late message under it";
+    EXPECT_FALSE(bml.holds(7));
+    btl.holding.clear();
+    btl.module.minor = 4;  // built before holds_proc: it cannot say
+    EXPECT_TRUE(bml.holds(1));
+    EXPECT_TRUE(bml.holds(7));
 }
 
 TEST(Bml, ModulesOfTheDescriptorOnlyInterfaceAreLeftOut) {

@@ -534,6 +534,33 @@ TEST_F(TcpModuleTest, DeletedPeersAreFreedAndCanBeAddedAgain) {
     EXPECT_TRUE(g_aborts.empty());
 }
 
+// BTL 1.5: a deleted peer's id stays held while its endpoint lives (here: deleted from inside a
+// callback of its own connection, so the reap comes after), and not a moment longer; the core
+// gives the id to another process only then.
+TEST_F(TcpModuleTest, ADeletedPeersIdIsHeldUntilItsEndpointIsFreed) {
+    open_ranks(2);
+    struct Hook {
+        Rank *rank;
+        int held_inside = -1;
+        static void on_message(void *ctx, const plexus_btl_recv_desc_t *m) {
+            auto *h = static_cast<Hook *>(ctx);
+            ASSERT_EQ(m->src, 100u);
+            ASSERT_EQ(h->rank->module->del_procs(1, &h->rank->eps[0]), PLEXUS_SUCCESS);
+            h->held_inside = h->rank->module->holds_proc(100) ? 1 : 0;
+        }
+    } hook{&ranks[1]};
+    constexpr uint8_t kHookTag = 0x06;
+    ranks[1].module->register_recv(kHookTag, Hook::on_message, &hook);
+    EXPECT_FALSE(ranks[1].module->holds_proc(100)) << "a live peer is not a deleted one";
+    ASSERT_EQ(ranks[0].module->send(ranks[0].to(1), kHookTag, "", 0, "x", 1), PLEXUS_SUCCESS);
+    ASSERT_TRUE(progress_until([&] { return hook.held_inside >= 0; }));
+    EXPECT_EQ(hook.held_inside, 1) << "its connection was still being read";
+    for (int i = 0; i < 100; ++i) ranks[1].module->progress();
+    EXPECT_FALSE(ranks[1].module->holds_proc(100)) << "freed at the reap: its id may name another process";
+    EXPECT_EQ(ranks[1].module->endpoints(), 0u);
+    EXPECT_FALSE(ranks[1].module->holds_proc(7)) << "an id it never knew";
+}
+
 // A peer that finalizes says goodbye and closes at a message boundary: no error then; a send to
 // it afterwards is one.
 TEST_F(TcpModuleTest, APeerClosingBetweenMessagesIsQuietUntilSomethingIsSentToIt) {

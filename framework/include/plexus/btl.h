@@ -19,9 +19,10 @@ extern "C" {
  * 1.0: descriptor only. 1.1: the data path (this module struct). 1.2: send_pack, a send whose
  * payload the upper layer packs straight into the transport's own buffer. 1.3: rdma_limit, the
  * size above which fragments are faster again than get/put. 1.4: pending_to, what one peer's
- * sends still wait for inside this process. */
+ * sends still wait for inside this process. 1.5: holds_proc, whether a deleted peer's id may still
+ * come up with a message (the core gives ids of departed processes to new ones only then). */
 #define PLEXUS_BTL_MAJOR 1
-#define PLEXUS_BTL_MINOR 4
+#define PLEXUS_BTL_MINOR 5
 
 /* query() scope for btl: NULL (a BTL serves the whole process). The module it returns stays
  * valid until the component is closed. */
@@ -224,6 +225,18 @@ struct plexus_btl_module {
      * itself never waits for the peer. Called from the upper layer's progress, cheap. NULL: a
      * message is out of this process when send returns (shared memory, an HCA's send queue). */
     size_t (*pending_to)(plexus_btl_module_t *m, plexus_btl_endpoint_t *ep);
+
+    /* ---- 1.5 (see PLEXUS_BTL_HAS_HOLDS_PROC) ---- */
+
+    /* Non-zero while this module may still hand `id` to the upper layer (a message's src, a
+     * callback) for a process it was given under that id and has since deleted (del_procs): a
+     * deleted endpoint whose late messages it still delivers. 0 once it never will, and for ids
+     * it never knew. The core gives the id of a process that left (MPI_Comm_disconnect) to a
+     * new process only when every module says 0, so that a message of the old process is never
+     * taken for one of the new; a module without it (older than 1.5, or NULL) keeps every id
+     * from being given again, and the core's tables then grow by one entry per process ever
+     * met. Called from the upper layer's thread, rarely (when processes of another job arrive). */
+    int (*holds_proc)(plexus_btl_module_t *m, uint32_t id);
 };
 
 /* Whether module m (of any 1.x minor) offers send_pack: a 1.1 module's struct ends before it. */
@@ -244,6 +257,13 @@ struct plexus_btl_module {
     ((m)->minor >= 4 &&                                                                            \
      (m)->struct_size >= offsetof(plexus_btl_module_t, pending_to) + sizeof(void (*)(void)) &&    \
      (m)->pending_to != NULL)
+
+/* Whether module m (of any 1.x minor) says when it no longer holds a deleted peer's id: a
+ * module older than 1.5 does not (its struct ends before holds_proc). */
+#define PLEXUS_BTL_HAS_HOLDS_PROC(m)                                                               \
+    ((m)->minor >= 5 &&                                                                            \
+     (m)->struct_size >= offsetof(plexus_btl_module_t, holds_proc) + sizeof(void (*)(void)) &&    \
+     (m)->holds_proc != NULL)
 
 /* Whether a payload of `bytes` goes by get/put on module m by m's own measure. */
 #define PLEXUS_BTL_RDMA_PAYS(m, bytes)                                                            \

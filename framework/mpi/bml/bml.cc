@@ -149,6 +149,13 @@ void Bml::del_procs(const std::vector<uint32_t> &procs) {
         if (id < peers_.size()) peers_[id] = BmlPeer{};
 }
 
+bool Bml::holds(uint32_t proc) const {
+    if (proc < peers_.size() && !peers_[proc].paths.empty()) return true;
+    return std::any_of(modules_.begin(), modules_.end(), [proc](plexus_btl_module_t *m) {
+        return !PLEXUS_BTL_HAS_HOLDS_PROC(m) || m->holds_proc(m, proc) != 0;
+    });
+}
+
 void Bml::register_recv(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx) {
     for (auto *m : modules_) m->register_recv(m, tag, fn, ctx);
 }

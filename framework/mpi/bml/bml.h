@@ -48,6 +48,9 @@ public:
     // The peers are gone (MPI_Comm_disconnect): every module's del_procs for their endpoints;
     // the next peer() adds them again.
     void del_procs(const std::vector<uint32_t> &procs);
+    // Whether proc still has paths here or some module may still hand its id up (BTL 1.5
+    // holds_proc; a module without it always may): its id cannot name another process yet.
+    bool holds(uint32_t proc) const;
 
     // Registers fn for tag on every module.
     void register_recv(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx);

@@ -58,4 +58,10 @@ void release_all_groups() {
 
 size_t live_groups() { return live().size(); }
 
+bool group_names(uint32_t proc) {
+    return std::any_of(live().begin(), live().end(), [proc](const Group *g) {
+        return std::find(g->procs.begin(), g->procs.end(), proc) != g->procs.end();
+    });
+}
+
 }  // namespace plexus::mpi

@@ -44,5 +44,7 @@ void group_release(Group *g);
 void release_all_groups();
 // Groups alive (not predefined): for tests.
 size_t live_groups();
+// Whether a live group has proc as a member (its id cannot name another process meanwhile).
+bool group_names(uint32_t proc);
 
 }  // namespace plexus::mpi

@@ -105,6 +105,8 @@ void drop_endpoints(const std::vector<uint32_t> &gone) {
             rt->modex().forget(g_mpi->procs().at(p));
             rt->peer_secrets().forget(g_mpi->procs().at(p));
         }
+    // Their ids may name later newcomers once nothing holds them (dpm_intercomm.cc).
+    g_mpi->procs().depart(gone);
 }
 
 void discard(plexus_coll_comm_t *built) {

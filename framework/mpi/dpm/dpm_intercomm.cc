@@ -8,9 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "base/output.h"
 #include "mpi/bml/bml.h"
 #include "mpi/comm/agreement_channels.h"
 #include "mpi/comm/comm_build_common.h"
+#include "mpi/comm/group.h"
 #include "mpi/comm/internal_collectives.h"
 #include "mpi/dpm/dpm.h"
 #include "mpi/dpm/dpm_disconnect.h"
@@ -47,6 +49,19 @@ int context_id(Comm *comm, uint32_t at_least, uint32_t *cid) {
 
 namespace {
 
+// Whether the id of a process that left may name a newcomer: no BTL may still deliver a message
+// of the old process under it, and no group the program holds names it (a group's members are
+// ids: MPI_Group_compare with a later group would otherwise find the newcomer in it).
+bool id_reusable(uint32_t id) { return !g_mpi->pml().bml().holds(id) && !group_names(id); }
+
+// A newcomer under the id of a process that left: what the PML knew of the old one goes.
+void took_departed_id(uint32_t id, const plexus_dpm_proc_t &p) {
+    g_mpi->pml().forget_peer(id);
+    mca::emit(PLEXUS_LOG_DETAIL, "dpm",
+              "process id " + std::to_string(id) + " (a process that left) now names " + p.nspace + " rank " +
+                  std::to_string(p.rank));
+}
+
 // The remote processes' proc ids (added to the table when new).
 int remote_ids(const Comm *comm, const plexus_dpm_remote_group_t &remote, ProcList *out) {
     ProcTable &procs = g_mpi->procs();
@@ -56,7 +71,9 @@ int remote_ids(const Comm *comm, const plexus_dpm_remote_group_t &remote, ProcLi
             set_error("remote process " + std::to_string(i) + " has no namespace");
             return MPI_ERR_ARG;
         }
-        const uint32_t id = procs.add({p.nspace, p.rank});
+        bool reused = false;
+        const uint32_t id = procs.add({p.nspace, p.rank}, id_reusable, &reused);
+        if (reused) took_departed_id(id, p);
         for (uint32_t mine : comm->local_procs)
             if (mine == id) {
                 set_error(std::string("process ") + p.nspace + ":" + std::to_string(p.rank) +
@@ -102,11 +119,16 @@ int intercomm_create(Comm *comm, const plexus_dpm_remote_group_t &remote, Comm *
         return MPI_ERR_ARG;
     }
     ProcList ids;
-    if (int rc = remote_ids(comm, remote, &ids)) return rc;
+    // Before any BTL reached them: the ids of newcomers only go back to the table.
+    auto abandon = [&ids](int rc) {
+        g_mpi->procs().depart(unreached_except(ids, nullptr));
+        return rc;
+    };
+    if (int rc = remote_ids(comm, remote, &ids)) return abandon(rc);
     if (!comm_registry().ids.reserve(remote.context_id)) {
         set_error("context id " + std::to_string(remote.context_id) +
                   " agreed with the other job is already in use here (the agreement went wrong)");
-        return MPI_ERR_INTERN;
+        return abandon(MPI_ERR_INTERN);
     }
     // The hidden local communicator's id only needs to be free in the local group.
     IntraChannel channel(comm);
@@ -114,7 +136,7 @@ int intercomm_create(Comm *comm, const plexus_dpm_remote_group_t &remote, Comm *
     if (int rc = agree_context_ids(comm_registry().ids, channel, 1, &local_id)) {
         comm_registry().unused_id(remote.context_id);
         set_error("agreeing on the local group's context id failed");
-        return rc;
+        return abandon(rc);
     }
     Comm *c = build::make_inter(remote.context_id, local_id[0], comm->local_procs, ids, comm->rank, comm);
     register_pair_secret(remote, ids);

@@ -1,6 +1,7 @@
 // The PML's life cycle, communicators, probes, cancellation, control messages and progress.
 #include "mpi/pml/pml.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "mca/mca_core.h"
@@ -175,7 +176,18 @@ void Pml::drain() {
 }
 
 void Pml::forget_peer(uint32_t proc) {
-    if (proc < impl_->peers.size()) impl_->peers[proc].bml = nullptr;
+    Impl &m = *impl_;
+    // A control still queued to it would add its endpoints again: it has gone.
+    m.controls.erase(std::remove_if(m.controls.begin(), m.controls.end(), [proc](const Control &c) { return c.proc == proc; }),
+                     m.controls.end());
+    if (proc >= m.peers.size()) return;
+    PeerState &p = m.peers[proc];
+    p.bml = nullptr;
+    // Both sides start their sequences afresh: the other side's disconnect forgot us the same
+    // way, and a newcomer given this id (ProcTable) knows nothing of them.
+    p.send_seq = p.recv_seq = 0;
+    p.stash.clear();
+    p.cancelled.clear();
 }
 
 // ---- Impl: control messages and progress ----

@@ -76,7 +76,8 @@ public:
     void drain();
 
     Bml &bml();
-    // proc's BML paths are released (MPI_Comm_disconnect): look them up again on next use.
+    // proc has gone (MPI_Comm_disconnect), or its id names a newcomer: its paths are looked up
+    // again on next use, its sequence numbers start again, nothing queued to it is sent.
     void forget_peer(uint32_t proc);
 
     // The state (pml_impl.h); public so that the BTL callbacks of the PML's files can reach it.

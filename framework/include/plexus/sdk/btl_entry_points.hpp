@@ -8,7 +8,8 @@
 //
 // and the module has add_procs, del_procs, register_recv, send, register_mem, deregister_mem,
 // rdma (get and put, with a bool write), taking the C arguments after m; pending, send_pack
-// (BTL 1.2) and pending_to (BTL 1.4) are installed when the module has them. Fast channels are installed by
+// (BTL 1.2), pending_to (BTL 1.4) and holds_proc (BTL 1.5, `bool holds_proc(uint32_t id) const`)
+// are installed when the module has them. Fast channels are installed by
 // install_fast_channels when the module has them. A component sets any entry point it forwards
 // differently after these.
 #pragma once
@@ -40,6 +41,14 @@ struct HasPendingTo : std::false_type {};
 #ifdef PLEXUS_BTL_HAS_PENDING_TO  // btl.h 1.4
 template <class Access>
 struct HasPendingTo<Access, std::void_t<decltype(Access::module(nullptr)->pending_to(Access::endpoint(nullptr)))>>
+    : std::true_type {};
+#endif
+
+template <class Access, class = void>
+struct HasHoldsProc : std::false_type {};
+#ifdef PLEXUS_BTL_HAS_HOLDS_PROC  // btl.h 1.5
+template <class Access>
+struct HasHoldsProc<Access, std::void_t<decltype(bool{Access::module(nullptr)->holds_proc(uint32_t{})})>>
     : std::true_type {};
 #endif
 
@@ -93,6 +102,9 @@ struct BtlEntryPoints {
         return ep ? Access::module(m)->pending_to(Access::endpoint(ep)) : 0;
     }
 #endif
+#ifdef PLEXUS_BTL_HAS_HOLDS_PROC
+    static int holds_proc(plexus_btl_module_t *m, uint32_t id) { return Access::module(m)->holds_proc(id) ? 1 : 0; }
+#endif
     static int fast_channel(plexus_btl_module_t *m, plexus_btl_endpoint_t *ep, plexus_btl_fast_op_t op) {
         if (!ep) return PLEXUS_ERR_BAD_PARAM;
         return Access::module(m)->fast_channel(Access::endpoint(ep), op);
@@ -124,6 +136,9 @@ void install_btl_entry_points(plexus_btl_module_t *m) {
 #endif
 #ifdef PLEXUS_BTL_HAS_PENDING_TO
     if constexpr (HasPendingTo<Access>::value) m->pending_to = E::pending_to;
+#endif
+#ifdef PLEXUS_BTL_HAS_HOLDS_PROC
+    if constexpr (HasHoldsProc<Access>::value) m->holds_proc = E::holds_proc;
 #endif
 }
 
