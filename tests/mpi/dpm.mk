@@ -25,12 +25,14 @@ mpi_runs_extra += tests/mpi/default/dpm_spawn_1.sh tests/mpi/default/dpm_spawn_2
 	tests/mpi/default/dpm_spawn_nested.sh tests/mpi/default/dpm_spawn_missing.sh tests/mpi/default/dpm_spawn_loop.sh \
 	tests/mpi/default/dpm_ports_meet.sh tests/mpi/default/dpm_ports_errors.sh tests/mpi/default/dpm_join.sh \
 	tests/mpi/default/dpm_merge_coll.sh tests/mpi/default/dpm_spawn_wide.sh tests/mpi/default/dpm_spawn_late.sh \
-	tests/mpi/default/dpm_spawn_reuse.sh
+	tests/mpi/default/dpm_spawn_reuse.sh tests/mpi/default/dpm_spawn_kept_group.sh \
+	tests/mpi/default/dpm_spawn_meet_again.sh
 EXTRA_DIST += tests/mpi/cases/dpm_spawn_1.case tests/mpi/cases/dpm_spawn_2.case tests/mpi/cases/dpm_spawn_multiple.case \
 	tests/mpi/cases/dpm_spawn_nested.case tests/mpi/cases/dpm_spawn_missing.case tests/mpi/cases/dpm_spawn_loop.case \
 	tests/mpi/cases/dpm_ports_meet.case tests/mpi/cases/dpm_ports_errors.case tests/mpi/cases/dpm_join.case \
 	tests/mpi/cases/dpm_merge_coll.case tests/mpi/cases/dpm_spawn_wide.case tests/mpi/cases/dpm_spawn_late.case \
-	tests/mpi/cases/dpm_spawn_reuse.case
+	tests/mpi/cases/dpm_spawn_reuse.case tests/mpi/cases/dpm_spawn_kept_group.case \
+	tests/mpi/cases/dpm_spawn_meet_again.case
 # A spawn beyond plexrun --universe-size, and failed meetings leaving nothing in plexrun's store
 # (scripts: the case format has no launcher options or environment).
 TESTS += tests/mpi/dpm_universe.sh tests/mpi/dpm_leftovers.sh

@@ -4,10 +4,13 @@
  * MPI_Comm_spawn_multiple of two commands with MPI_APPNUM, a nested spawn (a child spawns), a
  * command that does not exist (MPI_ERR_SPAWN, every errcode set, the parents go on), a loop of
  * spawn / exchange / disconnect cycles with the open fds, threads, resident memory and /dev/shm
- * entries flat (and plexrun's fds, threads and memory too), a disconnect that waits for a late child without burning its CPU, and a spawn
+ * entries flat (and plexrun's fds, threads and memory too), a group kept past its disconnect that
+ * still names the child that left, a child meeting its parent again by a port after another child
+ * took its process id there, a disconnect that waits for a late child without burning its CPU, and a spawn
  * beyond the universe size (MPI_ERR_SPAWN).
  *
- *   dpm_spawn basic N | wide N | multiple | nested | missing | loop N | late | universe   (the parents)
+ *   dpm_spawn basic N | wide N | multiple | nested | missing | loop N | late | universe | kept-group |
+ *             meet-again
  *   children get "child-<mode>" and the parents' extra arguments */
 #include "dpm_util.h"
 
@@ -65,6 +68,9 @@ static int child(int argc, char **argv, MPI_Comm parent)
         dpm_exchange(g, 0, 4096 + 17);
         CHECK_MPI(MPI_Comm_disconnect(&g));
     }
+    char port[MPI_MAX_PORT_NAME] = "";
+    if (strcmp(mode, "child-again") == 0)
+        CHECK_MPI(MPI_Recv(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, 1, parent, MPI_STATUS_IGNORE));
     dpm_exchange(parent, 1, 4096 + 17);
     if (strcmp(mode, "child-late") == 0) {
         /* The parent is in MPI_Comm_disconnect meanwhile, waiting for us. */
@@ -80,6 +86,12 @@ static int child(int argc, char **argv, MPI_Comm parent)
     MPI_Comm again;
     MPI_Comm_get_parent(&again);
     CHECK(again == MPI_COMM_NULL, "MPI_Comm_get_parent after the disconnect is not MPI_COMM_NULL");
+    if (strcmp(mode, "child-again") == 0) {
+        /* Meanwhile the parent spawned another child and let it go: we meet it again by port. */
+        CHECK_MPI(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &again));
+        for (int i = 0; i < 3; ++i) dpm_exchange(again, 1, i == 1 ? 100000 : 4096 + 17);
+        CHECK_MPI(MPI_Comm_disconnect(&again));
+    }
     MPI_Finalize();
     return 0;
 }
@@ -440,6 +452,60 @@ static void loop(int cycles)
           shm_end, cycles);
 }
 
+/* A group kept past its disconnect still names the child that left: its process id is not given
+ * to the next child meanwhile (docs/dynamic-processes.md, "Process ids"), so the kept group and
+ * the next child's compare unequal; once freed, the id may go to a later child. */
+static void kept_group(void)
+{
+    char *cargv[] = {"child-loop", "alpha", "b c", NULL};
+    MPI_Group kept = MPI_GROUP_NULL;
+    for (int c = 0; c < 3; ++c) {
+        MPI_Comm inter;
+        MPI_Group now;
+        int code = -1;
+        CHECK_MPI(MPI_Comm_spawn(g_self, cargv, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, &code));
+        CHECK_EQ(code, MPI_SUCCESS);
+        dpm_exchange(inter, 0, 4096 + 17);
+        CHECK_MPI(MPI_Comm_remote_group(inter, &now));
+        if (kept != MPI_GROUP_NULL) {
+            int result = -1, zero = 0, at = -2;
+            CHECK_MPI(MPI_Group_compare(kept, now, &result));
+            CHECK(result == MPI_UNEQUAL, "cycle %d: the group of the child that left compares %d with the new "
+                  "child's (MPI_UNEQUAL is %d): its process id went to the new child while a group held it",
+                  c, result, MPI_UNEQUAL);
+            CHECK_MPI(MPI_Group_translate_ranks(kept, 1, &zero, now, &at));
+            CHECK_EQ(at, MPI_UNDEFINED);
+            CHECK_MPI(MPI_Group_free(&kept));
+        }
+        kept = now;
+        CHECK_MPI(MPI_Comm_disconnect(&inter));
+    }
+    CHECK_MPI(MPI_Group_free(&kept));
+}
+
+/* A child that left meets its parent again, by a port, after another child was given its process
+ * id in the parent: both sides forgot each other at the disconnect and number their messages from
+ * 0 again (the child kept the parent's id, the parent gave the child a new one). */
+static void meet_again(void)
+{
+    char *first_argv[] = {"child-again", "alpha", "b c", NULL}, *second_argv[] = {"child-loop", "alpha", "b c", NULL};
+    char port[MPI_MAX_PORT_NAME];
+    MPI_Comm first, second, again;
+    int code = -1;
+    CHECK_MPI(MPI_Open_port(MPI_INFO_NULL, port));
+    CHECK_MPI(MPI_Comm_spawn(g_self, first_argv, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &first, &code));
+    CHECK_MPI(MPI_Send(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, 1, first));
+    dpm_exchange(first, 0, 4096 + 17);
+    CHECK_MPI(MPI_Comm_disconnect(&first));
+    CHECK_MPI(MPI_Comm_spawn(g_self, second_argv, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &second, &code));
+    dpm_exchange(second, 0, 4096 + 17);
+    CHECK_MPI(MPI_Comm_disconnect(&second));
+    CHECK_MPI(MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &again));
+    for (int i = 0; i < 3; ++i) dpm_exchange(again, 0, i == 1 ? 100000 : 4096 + 17);
+    CHECK_MPI(MPI_Comm_disconnect(&again));
+    CHECK_MPI(MPI_Close_port(port));
+}
+
 int main(int argc, char **argv)
 {
     /* Absolute: a child started in another working directory (info wdir) must find it too. */
@@ -449,7 +515,8 @@ int main(int argc, char **argv)
     MPI_Comm parent;
     CHECK_MPI(MPI_Comm_get_parent(&parent));
     if (parent != MPI_COMM_NULL) return child(argc, argv, parent);
-    CHECK(argc >= 2, "usage: dpm_spawn basic N | wide N | multiple | nested | missing | loop N | late | universe");
+    CHECK(argc >= 2, "usage: dpm_spawn basic N | wide N | multiple | nested | missing | loop N | late | universe | "
+                     "kept-group | meet-again");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     const char *mode = argv[1];
     const int n = argc > 2 ? atoi(argv[2]) : 1;
@@ -461,6 +528,8 @@ int main(int argc, char **argv)
     else if (strcmp(mode, "nested") == 0) nested();
     else if (strcmp(mode, "missing") == 0) missing();
     else if (strcmp(mode, "loop") == 0) loop(n);
+    else if (strcmp(mode, "kept-group") == 0) kept_group();
+    else if (strcmp(mode, "meet-again") == 0) meet_again();
     else CHECK(0, "unknown mode %s", mode);
     if (strcmp(mode, "loop") == 0)
         return tu_finish("loop %d: %.1f ms per MPI_Comm_spawn of one child (mean, not asserted)", n,
