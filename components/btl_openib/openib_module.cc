@@ -299,7 +299,9 @@ int OpenibModule::add_procs(size_t n, const plexus_btl_proc_t *procs, plexus_btl
 }
 
 // The QP stays until close: a peer may still have writes in flight to it, and a destroyed QP
-// would fail them there. Messages from a deleted peer are dropped; its channel is given back.
+// would fail them there. Messages from a deleted peer are kept for its return (a process that left
+// and connects again may send before our add_procs; nothing of the old meeting comes after MPI's
+// disconnect); its channel is given back.
 int OpenibModule::del_procs(size_t n, plexus_btl_endpoint_t *const *eps) {
     if (n > 0 && !eps) return PLEXUS_ERR_BAD_PARAM;
     for (size_t i = 0; i < n; ++i) {

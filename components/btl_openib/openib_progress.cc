@@ -126,8 +126,9 @@ void OpenibModule::deliver(Endpoint *ep, uint8_t tag, const uint8_t *data, size_
         handle_control(ep, tag, data, len);
         return;
     }
-    if (ep->deleted) return;
-    if (!ep->named) {  // connected and sent before add_procs named it here
+    // Connected and sent before add_procs named it here, or deleted here (del_procs unnames it)
+    // and meeting us again before our add_procs revived it: kept until add_procs.
+    if (!ep->named) {
         ep->deferred.push_back(Deferred{tag, std::vector<uint8_t>(data, data + len)});
         return;
     }

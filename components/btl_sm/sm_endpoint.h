@@ -47,7 +47,7 @@ struct Endpoint {
     uint32_t slot_at_peer = 0;  // this process's directory slot in the peer's segment
     uint32_t upper_id = 0;      // plexus_btl_proc_t.id, handed back with each message
     bool named = false;         // add_procs has given upper_id (else attached on demand)
-    bool deleted = false;       // del_procs: messages from it are dropped
+    bool deleted = false;       // del_procs: messages from it wait in deferred for add_procs
     bool cma_ok = false;        // single copy to this peer works
     uint64_t messages = 0;      // sent on the FIFO path, for btl_sm_fastbox_threshold
     // Data sent on the FIFO path that the peer may not have read yet, oldest first. While there

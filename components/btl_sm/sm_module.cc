@@ -309,6 +309,7 @@ Endpoint *SmModule::add_one(const plexus_btl_proc_t &proc) {
         ep->upper_id = proc.id;
         if (ep->deleted) ep->out.no_auto = false;  // back again
         ep->deleted = false;
+        if (!ep->deferred.empty()) deferred_ready_ = housekeeping_ = true;  // it sent before we revived it
         released_.erase(std::remove(released_.begin(), released_.end(), ep), released_.end());
         return ep;
     }

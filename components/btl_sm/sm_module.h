@@ -46,8 +46,8 @@ public:
 
     int add_procs(size_t n, const plexus_btl_proc_t *procs, plexus_btl_endpoint_t **eps);
     int del_procs(size_t n, plexus_btl_endpoint_t *const *eps);
-    // BTL 1.5: never once deleted: a deleted peer's messages are dropped (deliver), and adding
-    // its process again gives the endpoint the new id.
+    // BTL 1.5: never once deleted: a deleted peer's messages are kept (deliver) and handed up
+    // only under the id add_procs gives its process again.
     bool holds_proc(uint32_t) const { return false; }
     int register_recv(uint8_t tag, plexus_btl_recv_fn_t fn, void *ctx);
 

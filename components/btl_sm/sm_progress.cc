@@ -90,8 +90,10 @@ size_t SmModule::drain_box_of(Endpoint *ep) {
 }
 
 void SmModule::deliver(Endpoint *ep, uint8_t tag, const void *data, size_t len) {
-    if (ep->deleted) return;
-    if (!ep->named) {  // add_procs has not named the sender yet: keep a copy until it does
+    // A sender add_procs has not named yet (it attached first), or one deleted here that meets us
+    // again (a process that left connects anew and sends before our add_procs has revived it;
+    // by MPI's disconnect nothing of the old meeting comes after it): keep a copy until it does.
+    if (!ep->named || ep->deleted) {
         const auto *bytes = static_cast<const uint8_t *>(data);
         ep->deferred.push_back(Deferred{tag, std::vector<uint8_t>(bytes, bytes + len)});
         return;
@@ -202,7 +204,7 @@ int SmModule::housekeep() {
     if (deferred_ready_) {
         deferred_ready_ = false;
         for (const auto &ep : endpoints_) {
-            while (ep->named && !ep->deferred.empty()) {
+            while (ep->named && !ep->deleted && !ep->deferred.empty()) {
                 Deferred d = std::move(ep->deferred.front());
                 ep->deferred.pop_front();
                 deliver(ep.get(), d.tag, d.bytes.data(), d.bytes.size());

@@ -50,8 +50,8 @@ int SmModule::release_ended_peers() {
     for (Endpoint *ep : released_)
         if (ep->deleted && process_ended(ep->pid)) ended.push_back(ep);
     if (ended.empty()) return 0;
-    // What they sent before ending is in the FIFO: deliver (drop, they are deleted) and return it
-    // while their segments are still mapped.
+    // What they sent before ending is in the FIFO: take it out (kept with the deleted endpoint,
+    // which goes now) and return the fragments while their segments are still mapped.
     int events = 0;
     for (int n; (n = poll_fifo()) > 0;) events += n;
     for (Endpoint *ep : ended) release(ep);

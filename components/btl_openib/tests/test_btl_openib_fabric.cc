@@ -546,6 +546,35 @@ TEST_F(Pair, AFirstSendConnectsAndEveryMessageArrivesByteForByte) {
     EXPECT_EQ(g_fabric.qps.size(), 2u) << "one QP per side";
 }
 
+// Both sides deleted each other (a disconnect); side 0 meets side 1 again (a connect) and sends at
+// once, before side 1's add_procs: the message waits for it and comes under the new id.
+TEST_F(Pair, APeerMeetingUsAgainBeforeWeAddItIsDeliveredOnceAdded) {
+    open(OpenibParams{}, OpenibParams{});
+    ASSERT_EQ(send(0, "first meeting"), PLEXUS_SUCCESS);
+    pump();
+    ASSERT_EQ(inbox[1].msgs.size(), 1u);
+    for (int r = 0; r < 2; ++r) {
+        plexus_btl_endpoint_t *e = reinterpret_cast<plexus_btl_endpoint_t *>(ep[r]);
+        ASSERT_EQ(m[r]->del_procs(1, &e), PLEXUS_SUCCESS);
+    }
+    pump();
+    auto add_again = [&](uint32_t r) {
+        const plexus_btl_proc_t proc{10 + (1 - r), 1 - r, "job"};
+        plexus_btl_endpoint_t *e = nullptr;
+        ASSERT_EQ(m[r]->add_procs(1, &proc, &e), PLEXUS_SUCCESS);
+        ep[r] = reinterpret_cast<Endpoint *>(e);
+    };
+    add_again(0);
+    ASSERT_EQ(send(0, "second meeting"), PLEXUS_SUCCESS);
+    pump();
+    EXPECT_EQ(inbox[1].msgs.size(), 1u) << "delivered before add_procs named the sender again";
+    EXPECT_FALSE(m[1]->holds_proc(0)) << "kept, but never handed up under the old id";
+    add_again(1);
+    pump();
+    ASSERT_EQ(inbox[1].msgs.size(), 2u) << "the message sent before add_procs was lost";
+    EXPECT_EQ(inbox[1].msgs[1], "second meeting");
+}
+
 TEST_F(Pair, BothSidesSendingFirstEndWithOneQpEach) {
     open(OpenibParams{}, OpenibParams{});
     ASSERT_EQ(send(0, "from 0"), PLEXUS_SUCCESS);

@@ -860,7 +860,7 @@ TEST_F(SmModuleTest, BadParametersAreRefusedAtOpen) {
     EXPECT_NE(std::string(why.text).find("btl_sm_fastbox_size"), std::string::npos) << why.text;
 }
 
-TEST_F(SmModuleTest, DeletedPeersDropMessagesAndGiveBoxesBack) {
+TEST_F(SmModuleTest, DeletedPeersMessagesWaitAndBoxesGoBack) {
     SmParams p;
     p.fastbox_threshold = 0;
     open_job(2, p);
@@ -869,7 +869,7 @@ TEST_F(SmModuleTest, DeletedPeersDropMessagesAndGiveBoxesBack) {
     EXPECT_EQ(stats(1).incoming, 1u);
     plexus_btl_endpoint_t *ep = ranks[1].eps[0];
     ASSERT_EQ(ranks[1].module->del_procs(1, &ep), PLEXUS_SUCCESS);
-    ASSERT_EQ(send(0, 1, "b"), PLEXUS_SUCCESS);  // still in its box: dropped, the box kept
+    ASSERT_EQ(send(0, 1, "b"), PLEXUS_SUCCESS);  // still in its box: kept for its return, the box kept
     settle();
     EXPECT_EQ(ranks[1].inbox.got.size(), 1u);
     EXPECT_EQ(stats(1).incoming, 1u) << "freed while the peer may still write into it";
@@ -879,6 +879,35 @@ TEST_F(SmModuleTest, DeletedPeersDropMessagesAndGiveBoxesBack) {
     settle();
     EXPECT_EQ(stats(1).incoming, 0u);
     EXPECT_EQ(stats(0).active, 0u);
+}
+
+// Both sides deleted each other (a disconnect); rank 0 meets rank 1 again (a connect) and sends at
+// once, before rank 1's add_procs: the message waits and comes, under the new id, once rank 1
+// adds rank 0 again.
+TEST_F(SmModuleTest, APeerMeetingUsAgainBeforeWeAddItIsDeliveredOnceAdded) {
+    open_job(2);
+    ASSERT_EQ(send(0, 1, "first meeting"), PLEXUS_SUCCESS);
+    settle();
+    ASSERT_EQ(ranks[1].inbox.got.size(), 1u);
+    for (uint32_t r = 0; r < 2; ++r) {
+        plexus_btl_endpoint_t *ep = ranks[r].eps[1 - r];
+        ASSERT_EQ(ranks[r].module->del_procs(1, &ep), PLEXUS_SUCCESS);
+    }
+    settle();
+    const plexus_btl_proc_t again[2] = {{200, 0, "testjob"}, {201, 1, "testjob"}};
+    ASSERT_EQ(ranks[0].module->add_procs(2, again, ranks[0].eps.data()), PLEXUS_SUCCESS);
+    ASSERT_EQ(send(0, 1, "second meeting"), PLEXUS_SUCCESS);
+    settle();
+    EXPECT_EQ(ranks[1].inbox.got.size(), 1u) << "delivered before add_procs named the sender again";
+    ASSERT_EQ(ranks[1].module->add_procs(2, again, ranks[1].eps.data()), PLEXUS_SUCCESS);
+    settle();
+    ASSERT_EQ(ranks[1].inbox.got.size(), 2u) << "the message sent before add_procs was lost";
+    EXPECT_EQ(ranks[1].inbox.got[1].bytes, "second meeting");
+    EXPECT_EQ(ranks[1].inbox.got[1].src, 200u);
+    ASSERT_EQ(send(1, 0, "reply"), PLEXUS_SUCCESS);
+    settle();
+    ASSERT_EQ(ranks[0].inbox.got.size(), 1u);
+    EXPECT_EQ(ranks[0].inbox.got[0].src, 201u);
 }
 
 // A process of a later job (spawned) meets segments whose names are gone: it borrows the
