@@ -22,7 +22,7 @@ framework_libplexus_la_SOURCES = \
 	framework/mca/host_api.h framework/mca/host_api.cc \
 	framework/mca/btl_common_params.h framework/mca/btl_common_params.cc \
 	framework/mca/mca_core.h framework/mca/mca_core.cc \
-	framework/runtime/topology.h framework/runtime/topology.cc \
+	framework/runtime/topology.h framework/runtime/topology.cc framework/runtime/hwloc_plugins.h \
 	framework/runtime/backoff.h framework/runtime/backoff.cc \
 	framework/runtime/progress.h framework/runtime/progress.cc \
 	framework/runtime/status.h framework/runtime/runtime_params.h framework/runtime/runtime_params.cc \

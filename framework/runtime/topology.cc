@@ -17,6 +17,8 @@
 #include <string>
 #include <string_view>
 
+#include "runtime/hwloc_plugins.h"
+
 namespace plexus::runtime {
 namespace {
 
@@ -74,7 +76,10 @@ template <typename Configure>
 TopologyPtr load(Configure &&configure) {
     check_hwloc_abi();
     hwloc_topology_t raw = nullptr;
-    if (hwloc_topology_init(&raw) != 0) fail("hwloc_topology_init", errno);
+    {
+        SkippedHwlocPlugins skipped(kHwlocPluginsRanksSkip);
+        if (hwloc_topology_init(&raw) != 0) fail("hwloc_topology_init", errno);
+    }
     TopologyPtr topo(raw);
     configure(topo.get());
     if (hwloc_topology_load(topo.get()) != 0) fail("hwloc_topology_load", errno);

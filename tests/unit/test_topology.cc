@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "runtime/topology.h"
+#include "runtime/hwloc_plugins.h"
 
 #include <sched.h>
 
@@ -10,6 +11,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -221,6 +223,45 @@ TEST(TopologyThisMachine, LoadsAndMakesSense) {
     unsigned bits = 0;
     ASSERT_EQ(topo.relation(self, self, &bits), 0) << "self cpuset \"" << self << "\" must parse";
     EXPECT_TRUE(bits & kMachine);
+}
+
+// The plugins hwloc opens at a process's first topology init: libxml2 and ICU, X11 and OpenCL
+// (hwloc_xml_libxml, hwloc_gl, hwloc_opencl) are not needed and cost most of that init's CPU.
+// Loading this machine (the first init of this test process, or a later one: either way no
+// init may have opened them) leaves none of them mapped, nor HWLOC_PLUGINS_BLACKLIST set.
+TEST(TopologyThisMachine, OpensNeitherLibxml2NorX11NorOpenClAndLeavesTheEnvironmentAsItWas) {
+    if (std::getenv("HWLOC_PLUGINS_BLACKLIST")) GTEST_SKIP() << "HWLOC_PLUGINS_BLACKLIST is the user's here";
+    const Topology topo;
+    EXPECT_EQ(std::getenv("HWLOC_PLUGINS_BLACKLIST"), nullptr);
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line))
+        for (const char *lib : {"libicuuc", "libxml2", "libX11", "libOpenCL", "hwloc_gl", "hwloc_opencl"})
+            EXPECT_EQ(line.find(lib), std::string::npos) << lib << " is mapped: " << line;
+}
+
+TEST(HwlocPlugins, TheBlacklistHoldsOnlyWhileTheGuardLivesAndNeverReplacesTheUsers) {
+    using plexus::runtime::SkippedHwlocPlugins;
+    const char *kVar = "HWLOC_PLUGINS_BLACKLIST";
+    const char *before = std::getenv(kVar);
+    const std::string saved = before ? before : "";
+    ::unsetenv(kVar);
+    {
+        SkippedHwlocPlugins skipped("hwloc_gl,hwloc_opencl");
+        ASSERT_NE(std::getenv(kVar), nullptr);
+        EXPECT_STREQ(std::getenv(kVar), "hwloc_gl,hwloc_opencl");
+    }
+    EXPECT_EQ(std::getenv(kVar), nullptr);
+    ::setenv(kVar, "", 1);  // the user's way to have every plugin
+    {
+        SkippedHwlocPlugins skipped("hwloc_gl");
+        EXPECT_STREQ(std::getenv(kVar), "");
+    }
+    EXPECT_STREQ(std::getenv(kVar), "");
+    if (before)
+        ::setenv(kVar, saved.c_str(), 1);
+    else
+        ::unsetenv(kVar);
 }
 
 // Restores the affinity the test process started with, whatever the test does to it.

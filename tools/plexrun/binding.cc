@@ -5,6 +5,8 @@
 
 #include <stdexcept>
 
+#include "runtime/hwloc_plugins.h"
+
 namespace plexrun {
 namespace {
 
@@ -21,7 +23,10 @@ hwloc_obj_type_t unit_type(hwloc_topology_t t) {
 
 CoreMap::CoreMap() {
     hwloc_topology_t t;
-    if (hwloc_topology_init(&t) != 0) throw std::runtime_error("hwloc_topology_init failed");
+    {
+        plexus::runtime::SkippedHwlocPlugins skipped(plexus::runtime::kHwlocPluginsLauncherSkips);
+        if (hwloc_topology_init(&t) != 0) throw std::runtime_error("hwloc_topology_init failed");
+    }
     // Only cores and PUs are needed: skipping caches and I/O devices makes the load cheap.
     hwloc_topology_set_all_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
     hwloc_topology_set_type_filter(t, HWLOC_OBJ_CORE, HWLOC_TYPE_FILTER_KEEP_ALL);
