@@ -319,14 +319,20 @@ TEST_F(PmlPair, MessagesForACommunicatorNotYetCreatedWaitForIt) {
     b.pml->remove_comm(&later_b);
 }
 
+// The world of job-x, of `size` processes.
+ProcTable world_of_job_x(uint32_t size) {
+    ProcTable procs;
+    runtime::JobInfo job;
+    job.size = size;
+    job.nspace = "job-x";
+    procs.init_world(job);
+    return procs;
+}
+
 TEST(Bml, APeerNoBtlReachesIsNamedWithTheSelectedBtls) {
     FakeBtl btl;
     btl.peer_id = 5;  // reaches nobody we ask for
-    ProcTable procs;
-    runtime::JobInfo job;
-    job.size = 3;
-    job.nspace = "job-x";
-    procs.init_world(job);
+    ProcTable procs = world_of_job_x(3);
     Bml bml({&btl.module}, procs);
     auto s = bml.add_procs(1, 2);
     ASSERT_FALSE(s.is_ok());
@@ -336,11 +342,7 @@ TEST(Bml, APeerNoBtlReachesIsNamedWithTheSelectedBtls) {
 
 TEST(Bml, AnIdIsHeldWhileItHasPathsOrSomeModuleMayStillDeliverUnderIt) {
     FakeBtl btl;
-    ProcTable procs;
-    runtime::JobInfo job;
-    job.size = 2;
-    job.nspace = "job-x";
-    procs.init_world(job);
+    ProcTable procs = world_of_job_x(2);
     Bml bml({&btl.module}, procs);
     ASSERT_TRUE(bml.add_procs(1, 2).is_ok());
     EXPECT_TRUE(bml.holds(1)) << "it has paths";
