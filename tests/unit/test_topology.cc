@@ -197,7 +197,12 @@ TEST(TopologyXml, LoadsWhatSyntheticCannotSay) {
 }
 
 TEST(TopologyXml, BadXmlThrows) {
-    const std::string truncated = std::string(kXml).substr(0, std::string(kXml).size() / 2);
+    // Cut inside the machine's own tag. hwloc's built-in parser (the one left once
+    // hwloc_xml_libxml is kept out: runtime/hwloc_plugins.h) leaks the objects it had built when a
+    // file ends after some of them (640 bytes for a cut at half of kXml, LeakSanitizer says); only
+    // tests hand Plexus XML, so that third-party leak is kept out of this one.
+    const std::string whole(kXml);
+    const std::string truncated = whole.substr(0, whole.find("allowed_cpuset"));
     for (const std::string &bad : {std::string(), std::string("not xml at all"), truncated,
                                    std::string("<?xml version=\"1.0\"?><nottopology/>")}) {
         SCOPED_TRACE(bad);
